@@ -1,0 +1,606 @@
+//! The lenient judge-input parser, streaming.
+//!
+//! # Overview
+//!
+//! [`CaseReader`] reads judge input the way the judges' reference programs
+//! do, and checks each case:
+//!
+//! - values are integers separated by any ASCII whitespace (space, tab,
+//!   line feed, carriage return, vertical tab, form feed), across line
+//!   breaks; CRLF is therefore accepted;
+//! - a case is 24 values, each 1, 2 or 3, each digit exactly eight times;
+//! - a `0` where a case would begin ends the input, and so does the end of
+//!   the input there; anything after the `0` is never read.
+//!
+//! A value must be exactly one of the bytes `0`–`3`: leading zeros, signs,
+//! other numbers, letters and non-ASCII bytes are errors naming the case, the
+//! line and column (1-based; columns count bytes), the token (escaped and
+//! shortened) and what was expected. Lines longer than
+//! [`MAX_LINE_LENGTH`] bytes are an error too.
+//!
+//! The reader holds one fixed buffer and one case: memory does not grow with
+//! the input, whatever its size or shape.
+//!
+//! # Errors and recovery
+//!
+//! A *case error* (a bad value, a `0` inside a case, a ninth copy of a digit)
+//! spoils one case. The bad case still occupies 24 values, so the reader can
+//! go on: the next call skips the rest of the bad case and reads the next
+//! one. A *fatal error* (the input cut short inside a case, an overlong
+//! line, a read failure) ends the input: later calls return `None`.
+//!
+//! # Example
+//!
+//! ```
+//! use rotation_game::parser::CaseReader;
+//!
+//! let input = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n";
+//! let boards: Vec<_> = CaseReader::new(input.as_bytes()).collect();
+//! assert_eq!(boards.len(), 1);
+//! assert!(boards[0].is_ok());
+//! ```
+
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use crate::board::Board;
+use crate::geometry::CELL_COUNT;
+
+/// The longest line accepted, in bytes, not counting its line feed.
+pub const MAX_LINE_LENGTH: u64 = 1 << 20;
+
+/// How many bytes of an offending token an error quotes.
+const QUOTED_TOKEN_BYTES: usize = 32;
+
+/// Size of the read buffer.
+const BUFFER_SIZE: usize = 1 << 16;
+
+/// Why the input is not valid judge input; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct ParseError {
+    case: usize,
+    line: u64,
+    column: u64,
+    offset: u64,
+    kind: ParseErrorKind,
+}
+
+#[derive(Clone, Debug)]
+enum ParseErrorKind {
+    /// A token that is not a value allowed here.
+    BadToken {
+        token: QuotedToken,
+        /// How many values of the case came before it.
+        values_read: usize,
+    },
+    /// A `0` after the first value of a case.
+    ZeroInsideCase { values_read: usize },
+    /// A ninth copy of a digit.
+    DigitOverused { digit: u8 },
+    /// The input ended inside a case.
+    CutShort { values_read: usize },
+    /// A line longer than [`MAX_LINE_LENGTH`].
+    LineTooLong,
+    /// Reading failed.
+    Io(Arc<io::Error>),
+}
+
+impl ParseError {
+    /// The number of the case (1-based) the error is in.
+    pub fn case(&self) -> usize {
+        self.case
+    }
+
+    /// The line (1-based) of the error.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The column (1-based, in bytes) of the error.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// The byte offset of the error in the input; at most the input's length
+    /// (equal to it when the input ended too soon).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether the input could not be read (rather than being read and found
+    /// bad).
+    pub fn is_io(&self) -> bool {
+        matches!(self.kind, ParseErrorKind::Io(_))
+    }
+
+    /// Whether the error ends the input (otherwise only its case is lost and
+    /// the reader can go on with the next one).
+    pub fn is_fatal(&self) -> bool {
+        matches!(
+            self.kind,
+            ParseErrorKind::CutShort { .. } | ParseErrorKind::LineTooLong | ParseErrorKind::Io(_)
+        )
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "case {}, line {}, column {}: ",
+            self.case, self.line, self.column
+        )?;
+        match &self.kind {
+            ParseErrorKind::BadToken {
+                token,
+                values_read: 0,
+            } => write!(
+                f,
+                "expected 1, 2 or 3 (or 0 to end the input), found {token}"
+            ),
+            ParseErrorKind::BadToken { token, values_read } => write!(
+                f,
+                "expected 1, 2 or 3 (value {} of {CELL_COUNT}), found {token}",
+                values_read + 1
+            ),
+            ParseErrorKind::ZeroInsideCase { values_read } => write!(
+                f,
+                "expected 1, 2 or 3 (value {} of {CELL_COUNT}), found \"0\": 0 ends the input only between cases",
+                values_read + 1
+            ),
+            ParseErrorKind::DigitOverused { digit } => write!(
+                f,
+                "found a ninth {digit}: each of 1, 2 and 3 must appear exactly 8 times"
+            ),
+            ParseErrorKind::CutShort { values_read } => write!(
+                f,
+                "expected {} more values, found the end of the input after {values_read} of the case's {CELL_COUNT}",
+                CELL_COUNT - values_read
+            ),
+            ParseErrorKind::LineTooLong => {
+                write!(f, "line longer than {MAX_LINE_LENGTH} bytes")
+            }
+            ParseErrorKind::Io(error) => write!(f, "cannot read the input: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ParseErrorKind::Io(error) => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// The start of an offending token, kept for the error message.
+#[derive(Clone, Debug)]
+struct QuotedToken {
+    bytes: [u8; QUOTED_TOKEN_BYTES],
+    /// The token's full length; only the first [`QUOTED_TOKEN_BYTES`] are
+    /// kept.
+    length: u64,
+}
+
+impl fmt::Display for QuotedToken {
+    /// `"abc"`, or `"abc…" (12345 bytes)` for a long token; bytes that are not
+    /// printable ASCII are escaped (`\xc3`), and such tokens say so.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept = &self.bytes[..(self.length as usize).min(QUOTED_TOKEN_BYTES)];
+        write!(f, "\"{}", kept.escape_ascii())?;
+        if self.length > QUOTED_TOKEN_BYTES as u64 {
+            write!(f, "…\" ({} bytes)", self.length)?;
+        } else {
+            f.write_str("\"")?;
+        }
+        if kept.iter().any(|b| !b.is_ascii()) {
+            f.write_str(" (non-ASCII bytes)")?;
+        } else if kept.iter().any(|b| b.is_ascii_control()) {
+            f.write_str(" (control bytes)")?;
+        }
+        Ok(())
+    }
+}
+
+/// ASCII whitespace as C's `isspace` sees it, which is what `cin` and
+/// `scanf` skip.
+#[inline]
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// One token, read by [`CaseReader::next_token`].
+enum Token {
+    /// A single byte `0`–`3`: the value.
+    Value(u8),
+    /// Anything else.
+    Other(QuotedToken),
+}
+
+/// Where a token started.
+#[derive(Clone, Copy)]
+struct Position {
+    line: u64,
+    column: u64,
+    offset: u64,
+}
+
+/// Reads judge cases one at a time from a byte stream; see the
+/// [module docs](self).
+///
+/// As an iterator it yields each case's board or its error, and ends at the
+/// terminating `0`, at the end of the input between cases, or after a fatal
+/// error.
+pub struct CaseReader<R> {
+    input: R,
+    buffer: Box<[u8]>,
+    /// Next unread byte of the buffer.
+    position: usize,
+    /// End of the valid bytes of the buffer.
+    filled: usize,
+    /// Input offset of `buffer[0]`.
+    buffer_offset: u64,
+    /// Current line, 1-based.
+    line: u64,
+    /// Input offset of the current line's first byte.
+    line_start: u64,
+    /// Number of the case being read, 1-based.
+    case: usize,
+    /// Values of the previous, bad, case still to be skipped.
+    skip: usize,
+    /// Whether the input has ended (terminator, end of input or fatal error).
+    finished: bool,
+    /// Whether the input ended with the terminating `0`.
+    terminated: bool,
+}
+
+impl<R: Read> CaseReader<R> {
+    /// A reader over `input`. It does its own buffering: wrapping `input` in
+    /// a `BufReader` gains nothing.
+    pub fn new(input: R) -> CaseReader<R> {
+        CaseReader {
+            input,
+            buffer: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            position: 0,
+            filled: 0,
+            buffer_offset: 0,
+            line: 1,
+            line_start: 0,
+            case: 1,
+            skip: 0,
+            finished: false,
+            terminated: false,
+        }
+    }
+
+    /// The number (1-based) of the next case to be read.
+    pub fn next_case_number(&self) -> usize {
+        self.case
+    }
+
+    /// Whether the input ended with its terminating `0` (rather than at the
+    /// end of the input); meaningful once the reader has returned `None`.
+    pub fn saw_terminator(&self) -> bool {
+        self.terminated
+    }
+
+    /// Reads more input; false at the end of the input.
+    fn refill(&mut self) -> Result<bool, ParseError> {
+        self.buffer_offset += self.filled as u64;
+        self.position = 0;
+        self.filled = 0;
+        loop {
+            match self.input.read(&mut self.buffer) {
+                Ok(read) => {
+                    self.filled = read;
+                    return Ok(read > 0);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => {
+                    return Err(self.error_here(ParseErrorKind::Io(Arc::new(error))));
+                }
+            }
+        }
+    }
+
+    fn offset(&self) -> u64 {
+        self.buffer_offset + self.position as u64
+    }
+
+    fn here(&self) -> Position {
+        let offset = self.offset();
+        Position {
+            line: self.line,
+            column: offset - self.line_start + 1,
+            offset,
+        }
+    }
+
+    fn error_here(&self, kind: ParseErrorKind) -> ParseError {
+        self.error_at(self.here(), kind)
+    }
+
+    fn error_at(&self, position: Position, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            case: self.case,
+            line: position.line,
+            column: position.column,
+            offset: position.offset,
+            kind,
+        }
+    }
+
+    fn check_line_length(&self) -> Result<(), ParseError> {
+        if self.offset() - self.line_start > MAX_LINE_LENGTH {
+            let limit = Position {
+                line: self.line,
+                column: MAX_LINE_LENGTH + 1,
+                offset: self.line_start + MAX_LINE_LENGTH,
+            };
+            return Err(self.error_at(limit, ParseErrorKind::LineTooLong));
+        }
+        Ok(())
+    }
+
+    /// The next token and where it starts, or `None` at the end of the
+    /// input.
+    fn next_token(&mut self) -> Result<Option<(Token, Position)>, ParseError> {
+        // Skip whitespace, counting lines.
+        loop {
+            while self.position < self.filled {
+                let byte = self.buffer[self.position];
+                if byte == b'\n' {
+                    self.check_line_length()?;
+                    self.line += 1;
+                    self.line_start = self.offset() + 1;
+                } else if !is_space(byte) {
+                    break;
+                }
+                self.position += 1;
+            }
+            self.check_line_length()?;
+            if self.position < self.filled {
+                break;
+            }
+            if !self.refill()? {
+                return Ok(None);
+            }
+        }
+        let start = self.here();
+        // The common case: a one-byte token followed by whitespace.
+        if self.position + 1 < self.filled && is_space(self.buffer[self.position + 1]) {
+            let byte = self.buffer[self.position];
+            self.position += 1;
+            if (b'0'..=b'3').contains(&byte) {
+                return Ok(Some((Token::Value(byte - b'0'), start)));
+            }
+            let mut bytes = [0; QUOTED_TOKEN_BYTES];
+            bytes[0] = byte;
+            return Ok(Some((Token::Other(QuotedToken { bytes, length: 1 }), start)));
+        }
+        // The general case, possibly across buffer refills.
+        let mut token = QuotedToken {
+            bytes: [0; QUOTED_TOKEN_BYTES],
+            length: 0,
+        };
+        loop {
+            while self.position < self.filled {
+                let byte = self.buffer[self.position];
+                if is_space(byte) {
+                    break;
+                }
+                if token.length < QUOTED_TOKEN_BYTES as u64 {
+                    token.bytes[token.length as usize] = byte;
+                }
+                token.length += 1;
+                self.position += 1;
+            }
+            self.check_line_length()?;
+            if self.position < self.filled || !self.refill()? {
+                break;
+            }
+        }
+        if token.length == 1 && (b'0'..=b'3').contains(&token.bytes[0]) {
+            return Ok(Some((Token::Value(token.bytes[0] - b'0'), start)));
+        }
+        Ok(Some((Token::Other(token), start)))
+    }
+
+    /// Skips the rest of a bad case: `self.skip` more values.
+    fn skip_bad_case(&mut self) -> Result<(), ParseError> {
+        while self.skip > 0 {
+            if self.next_token()?.is_none() {
+                self.finished = true;
+                return Ok(());
+            }
+            self.skip -= 1;
+        }
+        Ok(())
+    }
+
+    /// Reads one case; `Ok(None)` when the input ends between cases.
+    fn read_case(&mut self) -> Result<Option<Board>, ParseError> {
+        let mut cells_of = [0u32; 3];
+        let mut counts = [0u8; 3];
+        for cell in 0..CELL_COUNT {
+            let Some((token, start)) = self.next_token()? else {
+                if cell == 0 {
+                    return Ok(None);
+                }
+                return Err(self.error_here(ParseErrorKind::CutShort { values_read: cell }));
+            };
+            let kind = match token {
+                Token::Value(0) if cell == 0 => {
+                    self.terminated = true;
+                    return Ok(None);
+                }
+                Token::Value(0) => ParseErrorKind::ZeroInsideCase { values_read: cell },
+                Token::Value(value) => {
+                    let index = usize::from(value - 1);
+                    counts[index] += 1;
+                    if counts[index] <= 8 {
+                        cells_of[index] |= 1 << cell;
+                        continue;
+                    }
+                    ParseErrorKind::DigitOverused { digit: value }
+                }
+                Token::Other(token) => ParseErrorKind::BadToken {
+                    token,
+                    values_read: cell,
+                },
+            };
+            self.skip = CELL_COUNT - cell - 1;
+            return Err(self.error_at(start, kind));
+        }
+        // 24 values, none of the three digits more than 8 times: each exactly 8.
+        Ok(Some(Board::from_cell_sets_unchecked(cells_of)))
+    }
+}
+
+impl<R: Read> Iterator for CaseReader<R> {
+    type Item = Result<Board, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        let result = self.skip_bad_case().and_then(|()| {
+            if self.finished {
+                Ok(None)
+            } else {
+                self.read_case()
+            }
+        });
+        match result {
+            Ok(Some(board)) => {
+                self.case += 1;
+                Some(Ok(board))
+            }
+            Ok(None) => {
+                self.finished = true;
+                None
+            }
+            Err(error) => {
+                if error.is_fatal() {
+                    self.finished = true;
+                } else {
+                    self.case += 1;
+                }
+                Some(Err(error))
+            }
+        }
+    }
+}
+
+/// Parses a whole judge input held in memory, stopping at the first error.
+///
+/// # Errors
+///
+/// The first error, as [`CaseReader`] reports it.
+pub fn parse_all(input: &[u8]) -> Result<Vec<Board>, ParseError> {
+    CaseReader::new(input).collect()
+}
+
+/// Formats boards as judge input: one case per line, values separated by
+/// single spaces, and a final `0` line. [`parse_all`] reads it back as the
+/// same boards.
+pub fn format_input(boards: &[Board]) -> String {
+    let mut text = String::with_capacity(boards.len() * 2 * CELL_COUNT + 2);
+    for board in boards {
+        board.write_judge_line(&mut text);
+        text.push('\n');
+    }
+    text.push_str("0\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n\
+                          1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n0\n";
+
+    fn errors(input: &[u8]) -> Vec<String> {
+        CaseReader::new(input)
+            .filter_map(Result::err)
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_sample() {
+        let boards = parse_all(SAMPLE.as_bytes()).unwrap();
+        assert_eq!(boards.len(), 2);
+        assert_eq!(format_input(&boards), SAMPLE);
+    }
+
+    #[test]
+    fn values_may_span_lines_with_any_whitespace() {
+        let spread = SAMPLE.replace(' ', "\r\n\t \x0b\x0c");
+        assert_eq!(
+            parse_all(spread.as_bytes()).unwrap(),
+            parse_all(SAMPLE.as_bytes()).unwrap()
+        );
+    }
+
+    #[test]
+    fn ends_at_zero_or_end_of_input_and_ignores_the_rest() {
+        assert_eq!(parse_all(b"").unwrap(), vec![]);
+        assert_eq!(parse_all(b"  \n ").unwrap(), vec![]);
+        let no_terminator = SAMPLE.trim_end_matches("0\n");
+        assert_eq!(parse_all(no_terminator.as_bytes()).unwrap().len(), 2);
+        let junk_after = format!("{SAMPLE}garbage \u{ff} 7 7\n");
+        assert_eq!(parse_all(junk_after.as_bytes()).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn error_positions_point_at_the_token() {
+        let input = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n1 1 4";
+        let error = parse_all(input.as_bytes()).unwrap_err();
+        assert_eq!((error.case(), error.line(), error.column()), (2, 2, 5));
+        assert!(!error.is_fatal());
+        assert_eq!(
+            error.to_string(),
+            "case 2, line 2, column 5: expected 1, 2 or 3 (value 3 of 24), found \"4\""
+        );
+    }
+
+    #[test]
+    fn long_tokens_are_shortened() {
+        let long = "9".repeat(100_000);
+        let message = &errors(long.as_bytes())[0];
+        assert!(message.ends_with("(100000 bytes)"), "{message}");
+        assert!(message.len() < 150, "{message}");
+    }
+
+    #[test]
+    fn a_bad_case_is_skipped_and_the_next_one_read() {
+        let input = SAMPLE.replacen('3', "x", 1);
+        let results: Vec<_> = CaseReader::new(input.as_bytes()).collect();
+        assert_eq!(results.len(), 2);
+        assert!(results[0].is_err());
+        assert_eq!(results[1].as_ref().unwrap().to_string(), SAMPLE.lines().nth(1).unwrap());
+    }
+
+    #[test]
+    fn overlong_lines_are_fatal() {
+        let input = " ".repeat(MAX_LINE_LENGTH as usize + 10);
+        let results: Vec<_> = CaseReader::new(input.as_bytes()).collect();
+        assert_eq!(results.len(), 1);
+        let error = results[0].as_ref().unwrap_err();
+        assert!(error.is_fatal());
+        assert_eq!(error.column(), MAX_LINE_LENGTH + 1);
+    }
+
+    #[test]
+    fn cut_short_points_at_the_end() {
+        let input = "1 2 3";
+        let error = parse_all(input.as_bytes()).unwrap_err();
+        assert!(error.is_fatal());
+        assert_eq!(error.offset(), input.len() as u64);
+        assert_eq!(error.column(), 6);
+    }
+}

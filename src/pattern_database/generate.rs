@@ -1,0 +1,48 @@
+//! Breadth-first generation of the pattern database.
+//!
+//! Self-contained apart from [`geometry`](crate::geometry) and
+//! [`rank`](crate::rank), because the build script includes this file to
+//! generate the table it embeds; the library includes it too, so that the
+//! run-time cost can be benchmarked and the embedded table compared with a
+//! fresh one.
+
+use crate::geometry::{CENTRE, rotate_line_slow};
+use crate::rank::{SUBSET_COUNT, rank_slow, unrank};
+
+/// Marks a subset not reached yet; never left in a finished table, because
+/// every subset can be moved into the centre.
+const UNREACHED: u8 = u8::MAX;
+
+/// The exact number of moves needed to bring each 8-cell subset into the
+/// centre, indexed by [`rank`](crate::rank::rank).
+///
+/// A breadth-first search from the centre. The moves are closed under
+/// inverse, so the distance from the centre to a subset equals the distance
+/// from the subset to the centre.
+pub fn generate_distances() -> Vec<u8> {
+    let mut distances = vec![UNREACHED; SUBSET_COUNT];
+    let goal = rank_slow(CENTRE);
+    distances[goal] = 0;
+    let mut frontier = vec![goal];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for &index in &frontier {
+            let set = unrank(index);
+            for move_index in 0..8 {
+                let neighbour = rank_slow(rotate_line_slow(set, move_index));
+                if distances[neighbour] == UNREACHED {
+                    distances[neighbour] = depth;
+                    next.push(neighbour);
+                }
+            }
+        }
+        frontier = next;
+    }
+    assert!(
+        !distances.contains(&UNREACHED),
+        "every subset reaches the centre"
+    );
+    distances
+}

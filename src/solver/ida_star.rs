@@ -1,0 +1,122 @@
+//! IDA*: iterative deepening guided by an admissible heuristic.
+//!
+//! # Why the first solution found is the answer
+//!
+//! Each iteration is a depth-first search that prunes any node whose depth
+//! plus heuristic exceeds the bound, and tries the moves in order A..H. The
+//! bound starts at the root's estimate and rises to the least pruned value,
+//! so it never passes the optimal length `L` (the heuristic never
+//! overestimates, so a node on an optimal path is never pruned at bound `L`).
+//! No iteration below `L` can find a solution, since none exists. At bound
+//! `L` the depth-first search meets the sequences of length `L` in
+//! lexicographic order, and prunes only nodes from which no goal can be
+//! reached within the bound; so the first goal it meets is reached by the
+//! lexicographically smallest optimal sequence.
+//!
+//! The search never plays a move's inverse right after it: a sequence
+//! containing such a pair can be shortened by two, so no optimal sequence
+//! contains one, and skipping them loses nothing.
+
+use crate::board::Board;
+use crate::moves::{Move, MoveSequence};
+use crate::solver::{SolveError, Solution, Solver};
+
+/// A lower bound on the moves still needed, for IDA*.
+///
+/// # Contract
+///
+/// `estimate` never exceeds the true number of moves that solve the board
+/// (admissibility), and is 0 on a solved board. A heuristic that breaks this
+/// makes [`IdaStar`] return wrong answers, which `verify` catches.
+pub trait Heuristic: Sync {
+    /// A lower bound on the moves that solve `board`.
+    fn estimate(&self, board: &Board) -> u8;
+}
+
+/// IDA* with heuristic `H`; see the [module docs](self) for why it returns
+/// the lexicographically smallest optimal sequence.
+#[derive(Clone, Debug)]
+pub struct IdaStar<H> {
+    heuristic: H,
+    name: &'static str,
+}
+
+/// What one depth-first pass found.
+enum Pass {
+    /// A solution, left in the path.
+    Solved,
+    /// No solution within the bound; the least pruned depth plus estimate.
+    Exceeded(u8),
+}
+
+impl<H: Heuristic> IdaStar<H> {
+    /// IDA* with the given heuristic, reporting itself as `name`.
+    pub const fn with_heuristic(name: &'static str, heuristic: H) -> IdaStar<H> {
+        IdaStar { heuristic, name }
+    }
+
+    /// The heuristic.
+    pub fn heuristic(&self) -> &H {
+        &self.heuristic
+    }
+
+    fn search(
+        &self,
+        board: Board,
+        bound: u8,
+        path: &mut MoveSequence,
+        nodes: &mut u64,
+    ) -> Pass {
+        *nodes += 1;
+        let depth = path.len() as u8;
+        let estimate = depth.saturating_add(self.heuristic.estimate(&board));
+        if estimate > bound {
+            return Pass::Exceeded(estimate);
+        }
+        if board.is_solved() {
+            return Pass::Solved;
+        }
+        let undo = path.last().map(Move::inverse);
+        let mut least_exceeded = u8::MAX;
+        for m in Move::ALL {
+            if Some(m) == undo {
+                continue;
+            }
+            path.push(m);
+            match self.search(board.apply(m), bound, path, nodes) {
+                Pass::Solved => return Pass::Solved,
+                Pass::Exceeded(value) => least_exceeded = least_exceeded.min(value),
+            }
+            path.pop();
+        }
+        Pass::Exceeded(least_exceeded)
+    }
+}
+
+impl<H: Heuristic> Solver for IdaStar<H> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        let mut path = MoveSequence::new();
+        let mut nodes = 0;
+        let mut bound = self.heuristic.estimate(board);
+        loop {
+            match self.search(*board, bound, &mut path, &mut nodes) {
+                Pass::Solved => {
+                    let centre = board
+                        .apply_all(path.as_slice())
+                        .uniform_centre()
+                        .expect("the search stops only on a solved board");
+                    return Ok(Solution {
+                        moves: path,
+                        centre,
+                        nodes,
+                    });
+                }
+                Pass::Exceeded(next) => bound = next,
+            }
+        }
+    }
+}

@@ -47,6 +47,7 @@
 //! - [`pattern_database`]: exact distances of 8-cell subsets to the centre;
 //! - [`solver`]: the [`Solver`] trait and the `pdb`, `ida` and `bfs` solvers;
 //! - [`parser`]: the streaming, lenient judge-input reader;
+//! - [`generator`]: seeded, reproducible board generators;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline.
 //!
 //! `ARCHITECTURE.md` in the repository describes how they fit together.
@@ -54,6 +55,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod generator;
 pub mod geometry;
 pub mod judge;
 pub mod moves;

@@ -14,14 +14,22 @@
 //!
 //! - [`Mode::Uniform`]: a uniformly random arrangement of the 24 tiles;
 //! - [`Mode::Scramble`]: `k` random moves, never undoing the previous one,
-//!   applied to a uniformly random solved board.
+//!   applied to a uniformly random solved board;
+//! - [`Mode::Depth`]: a board whose optimal length is exactly `k`, uniform
+//!   among all such boards (see [`depth_board`] for the sampling);
+//! - [`Mode::Hardest`]: every board of the greatest optimal length, in
+//!   increasing order ([`hardest_boards`]).
+//!
+//! A [`Generator`] ties a seed to a mode and hands out board `i` on demand.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use crate::board::{Board, Digit};
-use crate::geometry::{CELL_COUNT, CENTRE};
+use crate::geometry::{ALL_CELLS, CELL_COUNT, CENTRE};
 use crate::moves::Move;
+use crate::pattern_database::{self, MAX_DISTANCE};
+use crate::rank::unrank;
 
 /// A random stream for one board: ChaCha8 keyed by the seed, on the stream
 /// numbered by the board's index.
@@ -72,6 +80,115 @@ pub enum Mode {
     /// This many random moves, never undoing the previous one, from a
     /// uniformly random solved board.
     Scramble(u8),
+    /// Boards whose optimal length is exactly this, uniform among them.
+    Depth(u8),
+    /// Every board of the greatest optimal length, in increasing order.
+    Hardest,
+}
+
+/// Why a generator cannot be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    /// No board has this optimal length.
+    #[error("no board has optimal length {requested}: optimal lengths run from 0 to {max}")]
+    NoSuchDepth {
+        /// The length asked for.
+        requested: u8,
+        /// The greatest optimal length of any board.
+        max: u8,
+    },
+}
+
+/// Boards of one mode under one seed, each available by index.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    seed: u64,
+    mode: Mode,
+    /// The boards of the greatest optimal length, for [`Mode::Hardest`] and
+    /// for [`Mode::Depth`] at that length; empty otherwise.
+    hardest: Vec<Board>,
+    /// For [`Mode::Depth`] below the greatest length: the 8-cell sets at
+    /// exactly that distance, by rank order.
+    sets_at_depth: Vec<u32>,
+}
+
+impl Generator {
+    /// A generator of `mode` boards under `seed`.
+    ///
+    /// # Errors
+    ///
+    /// For [`Mode::Depth`] with a length no board has.
+    pub fn new(seed: u64, mode: Mode) -> Result<Generator, GenError> {
+        let mut generator = Generator {
+            seed,
+            mode,
+            hardest: Vec::new(),
+            sets_at_depth: Vec::new(),
+        };
+        match mode {
+            Mode::Uniform | Mode::Scramble(_) => {}
+            Mode::Hardest => generator.hardest = hardest_boards(),
+            Mode::Depth(length) => {
+                let hardest = hardest_boards();
+                let max = pattern_database::optimal_length(&hardest[0]);
+                if length > max {
+                    return Err(GenError::NoSuchDepth {
+                        requested: length,
+                        max,
+                    });
+                }
+                if length == max {
+                    generator.hardest = hardest;
+                } else {
+                    generator.sets_at_depth = sets_at_distance(length);
+                }
+            }
+        }
+        Ok(generator)
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How many boards a request for `requested` boards gives: all the
+    /// hardest boards for [`Mode::Hardest`], whatever is requested, else
+    /// `requested`.
+    pub fn count(&self, requested: u64) -> u64 {
+        match self.mode {
+            Mode::Hardest => self.hardest.len() as u64,
+            _ => requested,
+        }
+    }
+
+    /// Board number `index`.
+    ///
+    /// For [`Mode::Hardest`], `index` must be below [`count`](Self::count).
+    pub fn board(&self, index: u64) -> Board {
+        let mut rng = BoardRng::new(self.seed, index);
+        match self.mode {
+            Mode::Uniform => uniform_board(&mut rng),
+            Mode::Scramble(moves) => scrambled_board(&mut rng, moves),
+            Mode::Hardest => self.hardest[index as usize],
+            Mode::Depth(_) if !self.hardest.is_empty() => {
+                self.hardest[rng.below(self.hardest.len() as u64) as usize]
+            }
+            Mode::Depth(length) => depth_board(&mut rng, length, &self.sets_at_depth),
+        }
+    }
+
+    /// The first `requested` boards (all of them for [`Mode::Hardest`]).
+    pub fn boards(&self, requested: u64) -> Vec<Board> {
+        (0..self.count(requested))
+            .map(|index| self.board(index))
+            .collect()
+    }
 }
 
 /// A uniformly random arrangement of eight each of 1, 2 and 3.
@@ -114,18 +231,79 @@ pub fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
     board
 }
 
-/// Board number `index` of the generator `mode` under `seed`.
-pub fn board(seed: u64, index: u64, mode: Mode) -> Board {
-    let mut rng = BoardRng::new(seed, index);
-    match mode {
-        Mode::Uniform => uniform_board(&mut rng),
-        Mode::Scramble(moves) => scrambled_board(&mut rng, moves),
+/// The 8-cell sets at exactly `distance` from the centre, by rank.
+fn sets_at_distance(distance: u8) -> Vec<u32> {
+    let table = pattern_database::distances();
+    (0..table.len())
+        .filter(|&rank| table[rank] == distance)
+        .map(unrank)
+        .collect()
+}
+
+/// A board of optimal length exactly `length`, uniform among all of them;
+/// `sets_at_depth` lists the 8-cell sets at distance `length`.
+///
+/// Rejection sampling. Propose a board by drawing a digit `d` uniformly, a
+/// set for `d` uniformly from `sets_at_depth`, and a uniform split of the
+/// other 16 cells between the other two digits. A board with `m` digits at
+/// distance exactly `length` is proposed with probability proportional to
+/// `m`. Accept it when no digit is closer than `length` (so its optimal
+/// length is `length`), and then only with probability `1 / m`: every
+/// accepted board is then equally likely.
+pub fn depth_board(rng: &mut BoardRng, length: u8, sets_at_depth: &[u32]) -> Board {
+    loop {
+        let digit = rng.below(3) as usize;
+        let mut cells_of = [0u32; 3];
+        cells_of[digit] = sets_at_depth[rng.below(sets_at_depth.len() as u64) as usize];
+        let mut rest: Vec<u32> = (0..CELL_COUNT as u32)
+            .filter(|cell| cells_of[digit] & (1 << cell) == 0)
+            .collect();
+        rng.shuffle(&mut rest);
+        let (first, second) = rest.split_at(8);
+        cells_of[(digit + 1) % 3] = first.iter().fold(0, |set, cell| set | 1 << cell);
+        cells_of[(digit + 2) % 3] = second.iter().fold(0, |set, cell| set | 1 << cell);
+        let distances = cells_of.map(pattern_database::distance);
+        if distances.iter().any(|&d| d < length) {
+            continue;
+        }
+        let at_length = distances.iter().filter(|&&d| d == length).count() as u64;
+        if rng.below(at_length) == 0 {
+            return Board::from_cell_sets_unchecked(cells_of);
+        }
     }
 }
 
-/// The first `count` boards of `mode` under `seed`.
-pub fn boards(seed: u64, mode: Mode, count: u64) -> Vec<Board> {
-    (0..count).map(|index| board(seed, index, mode)).collect()
+/// Every board of the greatest optimal length, in increasing order.
+///
+/// A board's optimal length is the least distance of its three digits, so
+/// it is at least `m` exactly when all three digits' sets lie at distance
+/// `m` or more. Starting from the greatest distance any set has, this looks
+/// for boards made of three such sets, and lowers `m` until there are some.
+pub fn hardest_boards() -> Vec<Board> {
+    let table = pattern_database::distances();
+    for length in (0..=MAX_DISTANCE).rev() {
+        let far: Vec<u32> = (0..table.len())
+            .filter(|&rank| table[rank] >= length)
+            .map(unrank)
+            .collect();
+        let mut boards = Vec::new();
+        for &ones in &far {
+            for &twos in &far {
+                if ones & twos != 0 {
+                    continue;
+                }
+                let threes = ALL_CELLS & !(ones | twos);
+                if pattern_database::distance(threes) >= length {
+                    boards.push(Board::from_cell_sets_unchecked([ones, twos, threes]));
+                }
+            }
+        }
+        if !boards.is_empty() {
+            boards.sort_unstable();
+            return boards;
+        }
+    }
+    unreachable!("every board has optimal length at least 0")
 }
 
 #[cfg(test)]
@@ -134,9 +312,38 @@ mod tests {
 
     #[test]
     fn same_seed_and_index_give_the_same_board() {
-        for mode in [Mode::Uniform, Mode::Scramble(5)] {
-            assert_eq!(board(7, 3, mode), board(7, 3, mode));
-            assert_ne!(boards(7, mode, 20), boards(8, mode, 20));
+        for mode in [Mode::Uniform, Mode::Scramble(5), Mode::Depth(6)] {
+            let generator = Generator::new(7, mode).unwrap();
+            let other_seed = Generator::new(8, mode).unwrap();
+            assert_eq!(generator.board(3), generator.board(3));
+            assert_ne!(generator.boards(20), other_seed.boards(20));
+        }
+    }
+
+    #[test]
+    fn depth_boards_have_exactly_that_optimal_length() {
+        for length in 0..=13 {
+            let generator = Generator::new(5, Mode::Depth(length)).unwrap();
+            for board in generator.boards(3) {
+                assert_eq!(pattern_database::optimal_length(&board), length);
+            }
+        }
+        assert_eq!(
+            Generator::new(5, Mode::Depth(14)).unwrap_err(),
+            GenError::NoSuchDepth {
+                requested: 14,
+                max: 13
+            }
+        );
+    }
+
+    #[test]
+    fn hardest_boards_are_the_192_of_length_13() {
+        let hardest = hardest_boards();
+        assert_eq!(hardest.len(), 192);
+        assert!(hardest.windows(2).all(|pair| pair[0] < pair[1]));
+        for board in &hardest {
+            assert_eq!(pattern_database::optimal_length(board), 13);
         }
     }
 
@@ -156,6 +363,11 @@ mod tests {
             let mut rng = BoardRng::new(42, index);
             assert!(solved_board(&mut rng).is_solved());
         }
-        assert!(board(1, 0, Mode::Scramble(0)).is_solved());
+        assert!(
+            Generator::new(1, Mode::Scramble(0))
+                .unwrap()
+                .board(0)
+                .is_solved()
+        );
     }
 }

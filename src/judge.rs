@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::parser::{CaseReader, ParseError};
-use crate::solver::{SolveError, Solution, Solver};
+use crate::solver::{Solution, SolveError, Solver};
 
 /// Appends the judge's two lines for `solution` to `out`.
 pub fn write_judge_answer(out: &mut Vec<u8>, solution: &Solution) {

@@ -66,6 +66,4 @@ pub mod solver;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};
-pub use solver::{
-    BfsSolver, IdaSolver, PdbSolver, SolveError, Solution, Solver, SolverKind,
-};
+pub use solver::{BfsSolver, IdaSolver, PdbSolver, Solution, SolveError, Solver, SolverKind};

@@ -378,7 +378,10 @@ impl<R: Read> CaseReader<R> {
             }
             let mut bytes = [0; QUOTED_TOKEN_BYTES];
             bytes[0] = byte;
-            return Ok(Some((Token::Other(QuotedToken { bytes, length: 1 }), start)));
+            return Ok(Some((
+                Token::Other(QuotedToken { bytes, length: 1 }),
+                start,
+            )));
         }
         // The general case, possibly across buffer refills.
         let mut token = QuotedToken {
@@ -582,7 +585,10 @@ mod tests {
         let results: Vec<_> = CaseReader::new(input.as_bytes()).collect();
         assert_eq!(results.len(), 2);
         assert!(results[0].is_err());
-        assert_eq!(results[1].as_ref().unwrap().to_string(), SAMPLE.lines().nth(1).unwrap());
+        assert_eq!(
+            results[1].as_ref().unwrap().to_string(),
+            SAMPLE.lines().nth(1).unwrap()
+        );
     }
 
     #[test]

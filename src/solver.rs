@@ -64,7 +64,9 @@ impl Solution {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
     /// The board needs more moves than the solver's depth bound allows.
-    #[error("the board needs more than {max_depth} moves, the bfs solver's depth bound (--max-depth)")]
+    #[error(
+        "the board needs more than {max_depth} moves, the bfs solver's depth bound (--max-depth)"
+    )]
     TooDeep {
         /// The bound.
         max_depth: u8,

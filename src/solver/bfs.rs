@@ -46,7 +46,7 @@ use rustc_hash::FxHashMap;
 
 use crate::board::Board;
 use crate::moves::{Move, MoveSequence};
-use crate::solver::{SolveError, Solution, Solver};
+use crate::solver::{Solution, SolveError, Solver};
 
 /// The default depth bound: boards needing more moves are refused.
 pub const DEFAULT_MAX_DEPTH: u8 = 8;

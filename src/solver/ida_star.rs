@@ -19,7 +19,7 @@
 
 use crate::board::Board;
 use crate::moves::{Move, MoveSequence};
-use crate::solver::{SolveError, Solution, Solver};
+use crate::solver::{Solution, SolveError, Solver};
 
 /// A lower bound on the moves still needed, for IDA*.
 ///
@@ -60,13 +60,7 @@ impl<H: Heuristic> IdaStar<H> {
         &self.heuristic
     }
 
-    fn search(
-        &self,
-        board: Board,
-        bound: u8,
-        path: &mut MoveSequence,
-        nodes: &mut u64,
-    ) -> Pass {
+    fn search(&self, board: Board, bound: u8, path: &mut MoveSequence, nodes: &mut u64) -> Pass {
         *nodes += 1;
         let depth = path.len() as u8;
         let estimate = depth.saturating_add(self.heuristic.estimate(&board));

@@ -3,6 +3,10 @@
 use std::io;
 use std::process::ExitCode;
 
+/// A command line that asks for something impossible (clap's own status for
+/// usage errors).
+pub const USAGE: u8 = 2;
+
 /// Bad input data (sysexits' EX_DATAERR).
 pub const DATA_ERROR: u8 = 65;
 

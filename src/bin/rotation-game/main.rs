@@ -1,6 +1,8 @@
 //! The `rotation-game` command: solve, check and verify The Rotation Game.
 
 mod exit;
+mod gen_args;
+mod generate;
 mod input;
 mod solve;
 
@@ -20,11 +22,13 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Solve(solve::SolveArgs),
+    Gen(generate::GenCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Gen(args) => generate::run(args),
     }
 }

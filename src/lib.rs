@@ -48,7 +48,9 @@
 //! - [`solver`]: the [`Solver`] trait and the `pdb`, `ida` and `bfs` solvers;
 //! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`generator`]: seeded, reproducible board generators;
-//! - [`judge`]: judge output and the end-to-end `solve` pipeline.
+//! - [`judge`]: judge output and the end-to-end `solve` pipeline;
+//! - `strategies` (feature `proptest`): proptest strategies for boards and
+//!   moves.
 //!
 //! `ARCHITECTURE.md` in the repository describes how they fit together.
 
@@ -63,6 +65,8 @@ pub mod parser;
 pub mod pattern_database;
 pub mod rank;
 pub mod solver;
+#[cfg(feature = "proptest")]
+pub mod strategies;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};

@@ -1,0 +1,49 @@
+//! The three solvers against each other, on generated boards.
+
+use proptest::prelude::*;
+use rotation_game::pattern_database;
+use rotation_game::strategies::{scrambled_boards, uniform_boards};
+use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solution, Solver};
+
+/// Checks everything an answer must satisfy on its own: it replays to a
+/// uniform centre equal to the reported digit, and its length is the exact
+/// optimal length from the pattern database.
+fn assert_sound(board: &Board, solution: &Solution) {
+    let (_, centre) = board.replay(&solution.moves);
+    assert_eq!(centre, Some(solution.centre), "{board:?}: {solution:?}");
+    assert_eq!(
+        solution.moves.len(),
+        usize::from(pattern_database::optimal_length(board)),
+        "{board:?}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn all_three_agree_on_scrambles_of_up_to_seven_moves(board in scrambled_boards(7)) {
+        let pdb = PdbSolver::default().solve(&board).unwrap();
+        let ida = IdaSolver::default().solve(&board).unwrap();
+        let bfs = BfsSolver::new(7).solve(&board).unwrap();
+        assert_sound(&board, &pdb);
+        prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");
+        prop_assert!(pdb.same_answer(&bfs), "pdb {pdb:?} bfs {bfs:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn pdb_and_ida_agree_on_uniform_boards(board in uniform_boards()) {
+        let pdb = PdbSolver::default().solve(&board).unwrap();
+        assert_sound(&board, &pdb);
+        // Deep uniform boards take the classic solver seconds; the bound
+        // keeps the test fast while still covering most uniform boards.
+        if pdb.moves.len() <= 10 {
+            let ida = IdaSolver::default().solve(&board).unwrap();
+            prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use rotation_game::pattern_database;
 use rotation_game::strategies::{scrambled_boards, uniform_boards};
-use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solution, Solver};
+use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solution, SolveError, Solver};
 
 /// Checks everything an answer must satisfy on its own: it replays to a
 /// uniform centre equal to the reported digit, and its length is the exact
@@ -29,6 +29,12 @@ proptest! {
         assert_sound(&board, &pdb);
         prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");
         prop_assert!(pdb.same_answer(&bfs), "pdb {pdb:?} bfs {bfs:?}");
+        // The breadth-first reference confirms that nothing shorter exists:
+        // bounded one move short of the answer, it finds no solution.
+        if let Some(shorter) = pdb.moves.len().checked_sub(1) {
+            let bounded = BfsSolver::new(shorter as u8).solve(&board);
+            prop_assert_eq!(bounded, Err(SolveError::TooDeep { max_depth: shorter as u8 }));
+        }
     }
 }
 

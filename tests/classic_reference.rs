@@ -1,0 +1,106 @@
+//! Byte-for-byte agreement with the two classic C++ solutions the project
+//! started from (`../shared/seeds/`), compiled here with g++.
+//!
+//! The seeds are reference material beside the repository, not part of it:
+//! the test extracts each program's source from its seed file at run time.
+//! Where the seeds or g++ are missing (a clone on its own) the test says so
+//! and passes; under CI (`CI` set) their absence is a failure.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::run_binary;
+use rotation_game::generator::{Generator, Mode};
+use rotation_game::parser::format_input;
+
+/// Compiles the C++ program in `seed` (from its first `#include` on) and
+/// returns the executable's path.
+fn compile_seed(seed: &Path, out_dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(seed).expect("the seed is readable");
+    let start = text.find("#include").expect("the seed holds a C++ program");
+    let stem = seed.file_stem().unwrap().to_string_lossy().into_owned();
+    let source = out_dir.join(format!("{stem}.cpp"));
+    let binary = out_dir.join(stem);
+    std::fs::write(&source, &text[start..]).unwrap();
+    let status = Command::new("g++")
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .status()
+        .expect("g++ runs");
+    assert!(status.success(), "{} compiles", seed.display());
+    binary
+}
+
+fn classic_programs() -> Option<Vec<PathBuf>> {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let has_gxx = Command::new("g++").arg("--version").output().is_ok();
+    let mut seed_files: Vec<PathBuf> = std::fs::read_dir(&seeds)
+        .map(|entries| entries.map(|entry| entry.unwrap().path()).collect())
+        .unwrap_or_default();
+    seed_files
+        .retain(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains("#include")));
+    if seed_files.len() < 2 || !has_gxx {
+        let why = format!(
+            "needs the two classic solutions in {} and g++ (found {} programs, g++ {})",
+            seeds.display(),
+            seed_files.len(),
+            if has_gxx { "present" } else { "missing" }
+        );
+        assert!(std::env::var_os("CI").is_none(), "under CI this test {why}");
+        eprintln!("skipping: this test {why}");
+        return None;
+    }
+    seed_files.sort();
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("classic");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    Some(
+        seed_files
+            .iter()
+            .map(|seed| compile_seed(seed, &out_dir))
+            .collect(),
+    )
+}
+
+#[test]
+fn output_is_byte_identical_to_both_classic_solutions() {
+    let Some(programs) = classic_programs() else {
+        return;
+    };
+    // Every optimal length the classic programs finish quickly (they take
+    // seconds per board beyond ten moves), plus uniformly random boards
+    // within that range.
+    let mut boards = Vec::new();
+    for length in 0..=10 {
+        boards.extend(
+            Generator::new(1343, Mode::Depth(length))
+                .unwrap()
+                .boards(12),
+        );
+    }
+    boards.extend(Generator::new(1667, Mode::Scramble(9)).unwrap().boards(40));
+    let input = format_input(&boards);
+    let ours = run_binary(&["solve"], input.as_bytes());
+    assert!(ours.status.success());
+    for program in programs {
+        let theirs = Command::new(&program)
+            .stdin(std::fs::File::open(write_input(&input)).unwrap())
+            .output()
+            .expect("the classic program runs");
+        assert!(theirs.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{} disagrees",
+            program.display()
+        );
+    }
+}
+
+fn write_input(input: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("classic-input.txt");
+    std::fs::write(&path, input).unwrap();
+    path
+}

@@ -188,12 +188,12 @@ impl Board {
     /// The board after `m`.
     #[inline]
     pub fn apply(&self, m: Move) -> Board {
+        let ones = m.apply_to_cells(self.cells_of[0]);
+        let twos = m.apply_to_cells(self.cells_of[1]);
+        // The 3s fill whatever the 1s and 2s leave: two moves of sets instead
+        // of three.
         Board {
-            cells_of: [
-                m.apply_to_cells(self.cells_of[0]),
-                m.apply_to_cells(self.cells_of[1]),
-                m.apply_to_cells(self.cells_of[2]),
-            ],
+            cells_of: [ones, twos, ALL_CELLS & !(ones | twos)],
         }
     }
 

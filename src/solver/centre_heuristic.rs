@@ -15,14 +15,16 @@ use crate::solver::ida_star::{Heuristic, IdaStar};
 pub struct CentreHeuristic;
 
 impl Heuristic for CentreHeuristic {
+    type Memo = ();
+
     #[inline]
-    fn estimate(&self, board: &Board) -> u8 {
+    fn estimate(&self, board: &Board) -> (u8, ()) {
         let most = Digit::ALL
             .into_iter()
             .map(|digit| board.centre_count(digit))
             .max()
             .unwrap_or(0);
-        (8 - most) as u8
+        ((8 - most) as u8, ())
     }
 }
 

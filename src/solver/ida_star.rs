@@ -25,12 +25,34 @@ use crate::solver::{Solution, SolveError, Solver};
 ///
 /// # Contract
 ///
-/// `estimate` never exceeds the true number of moves that solve the board
-/// (admissibility), and is 0 on a solved board. A heuristic that breaks this
-/// makes [`IdaStar`] return wrong answers, which `verify` catches.
+/// Every estimate is a lower bound on the number of moves that solve the
+/// board (admissibility), and the estimate of a solved board is 0. A
+/// heuristic that breaks this makes [`IdaStar`] return wrong answers, which
+/// `verify` catches.
+///
+/// A heuristic may remember something about each node (its [`Memo`]) and
+/// use it to estimate the node's children more cheaply, given the search's
+/// budget: [`estimate_child`] must return the child's exact
+/// [`estimate`] whenever that is within the budget, and otherwise any lower
+/// bound above the budget.
+///
+/// [`Memo`]: Heuristic::Memo
+/// [`estimate`]: Heuristic::estimate
+/// [`estimate_child`]: Heuristic::estimate_child
 pub trait Heuristic: Sync {
-    /// A lower bound on the moves that solve `board`.
-    fn estimate(&self, board: &Board) -> u8;
+    /// What the heuristic remembers about a node for its children.
+    type Memo: Copy;
+
+    /// A lower bound on the moves that solve `board`, and its memo.
+    fn estimate(&self, board: &Board) -> (u8, Self::Memo);
+
+    /// The estimate for `child`, one move from a node with memo `parent`,
+    /// exact when it is at most `budget` (see the trait's contract).
+    #[inline]
+    fn estimate_child(&self, child: &Board, parent: &Self::Memo, budget: u8) -> (u8, Self::Memo) {
+        let _ = (parent, budget);
+        self.estimate(child)
+    }
 }
 
 /// IDA* with heuristic `H`; see the [module docs](self) for why it returns
@@ -60,24 +82,38 @@ impl<H: Heuristic> IdaStar<H> {
         &self.heuristic
     }
 
-    fn search(&self, board: Board, bound: u8, path: &mut MoveSequence, nodes: &mut u64) -> Pass {
-        *nodes += 1;
-        let depth = path.len() as u8;
-        let estimate = depth.saturating_add(self.heuristic.estimate(&board));
-        if estimate > bound {
-            return Pass::Exceeded(estimate);
-        }
+    /// Depth-first search below `board`, which the caller has checked to be
+    /// within `bound` (its depth plus estimate is at most `bound`).
+    fn search(
+        &self,
+        board: Board,
+        memo: H::Memo,
+        bound: u8,
+        path: &mut MoveSequence,
+        nodes: &mut u64,
+    ) -> Pass {
         if board.is_solved() {
             return Pass::Solved;
         }
+        let child_depth = path.len() as u8 + 1;
+        let Some(budget) = bound.checked_sub(child_depth) else {
+            return Pass::Exceeded(child_depth);
+        };
         let undo = path.last().map(Move::inverse);
         let mut least_exceeded = u8::MAX;
         for m in Move::ALL {
             if Some(m) == undo {
                 continue;
             }
+            let child = board.apply(m);
+            *nodes += 1;
+            let (estimate, child_memo) = self.heuristic.estimate_child(&child, &memo, budget);
+            if estimate > budget {
+                least_exceeded = least_exceeded.min(child_depth.saturating_add(estimate));
+                continue;
+            }
             path.push(m);
-            match self.search(board.apply(m), bound, path, nodes) {
+            match self.search(child, child_memo, bound, path, nodes) {
                 Pass::Solved => return Pass::Solved,
                 Pass::Exceeded(value) => least_exceeded = least_exceeded.min(value),
             }
@@ -94,10 +130,10 @@ impl<H: Heuristic> Solver for IdaStar<H> {
 
     fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
         let mut path = MoveSequence::new();
-        let mut nodes = 0;
-        let mut bound = self.heuristic.estimate(board);
+        let mut nodes = 1;
+        let (mut bound, memo) = self.heuristic.estimate(board);
         loop {
-            match self.search(*board, bound, &mut path, &mut nodes) {
+            match self.search(*board, memo, bound, &mut path, &mut nodes) {
                 Pass::Solved => {
                     let centre = board
                         .apply_all(path.as_slice())

@@ -12,7 +12,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::geometry::LINES;
-use rotation_game::judge::{OutputFormat, SolveOptions, solve_stream};
+use rotation_game::judge::{SolveOptions, solve_stream};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{BfsSolver, Board, IdaSolver, Move, PdbSolver, Solver, pattern_database};
 
@@ -115,10 +115,7 @@ fn judge(c: &mut Criterion) {
     let boards = Generator::new(SEED, Mode::Uniform).unwrap().boards(100_000);
     let input = format_input(&boards);
     let solver = PdbSolver::default();
-    let options = SolveOptions {
-        format: OutputFormat::Judge,
-        keep_going: false,
-    };
+    let options = SolveOptions::default();
     let mut group = c.benchmark_group("judge");
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.sample_size(10);

@@ -12,7 +12,10 @@
 //! answered and written before the error is reported. With `keep_going`
 //! each bad case is reported and the run goes on with the next.
 
+use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
+use std::sync::{Mutex, mpsc};
+use std::thread;
 use std::time::Instant;
 
 use crate::board::Board;
@@ -50,6 +53,23 @@ pub struct SolveOptions {
     pub format: OutputFormat,
     /// Report each bad case and go on, instead of stopping at the first.
     pub keep_going: bool,
+    /// Threads solving cases; 1 solves on the calling thread. Answers are
+    /// written in input order whatever the number.
+    pub threads: usize,
+    /// Write each answer as soon as it is known, for a person typing cases;
+    /// otherwise answers are written in large blocks.
+    pub interactive: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            format: OutputFormat::Judge,
+            keep_going: false,
+            threads: 1,
+            interactive: false,
+        }
+    }
 }
 
 /// What went wrong with one case.
@@ -77,8 +97,96 @@ pub struct SolveSummary {
     pub failed: usize,
 }
 
-/// Answers are written to the output whenever this many bytes are pending.
-const FLUSH_THRESHOLD: usize = 1 << 16;
+/// Cases read, solved and written together; with several threads, each
+/// thread takes a batch at a time.
+const BATCH_CASES: usize = 4096;
+
+/// Batches in flight per solving thread: the reader never gets further than
+/// this ahead of the writer, which bounds memory whatever the input's size.
+const BATCHES_PER_THREAD: usize = 4;
+
+/// Parsed cases, with their numbers, in input order.
+type Batch = Vec<(usize, Result<Board, ParseError>)>;
+
+/// A batch's answers: its output bytes, and its bad cases, each with the
+/// length of output written before it.
+#[derive(Default)]
+struct Answers {
+    output: Vec<u8>,
+    errors: Vec<(usize, CaseError)>,
+    solved: usize,
+}
+
+/// Reads up to `limit` cases. Returns them and whether the input may hold
+/// more: it does not after its end, a fatal error, or (without
+/// `keep_going`) any error.
+fn read_batch<R: Read>(cases: &mut CaseReader<R>, limit: usize, keep_going: bool) -> (Batch, bool) {
+    let mut batch = Vec::with_capacity(limit);
+    while batch.len() < limit {
+        let number = cases.next_case_number();
+        let Some(parsed) = cases.next() else {
+            return (batch, false);
+        };
+        let stop = match &parsed {
+            Ok(_) => false,
+            Err(error) => error.is_fatal() || !keep_going,
+        };
+        batch.push((number, parsed));
+        if stop {
+            return (batch, false);
+        }
+    }
+    (batch, true)
+}
+
+/// Solves a batch. Without `keep_going`, nothing after the first bad case
+/// is solved.
+fn answer_batch(batch: Batch, solver: &dyn Solver, options: SolveOptions) -> Answers {
+    let mut answers = Answers {
+        output: Vec::with_capacity(batch.len() * 16),
+        ..Answers::default()
+    };
+    for (case, parsed) in batch {
+        let outcome = parsed.map_err(CaseError::from).and_then(|board| {
+            answer_case(&mut answers.output, case, &board, solver, options.format)
+        });
+        match outcome {
+            Ok(()) => answers.solved += 1,
+            Err(error) => {
+                let written_before = answers.output.len();
+                if options.format == OutputFormat::Json && options.keep_going {
+                    write_json_error(&mut answers.output, case, &error);
+                }
+                answers.errors.push((written_before, error));
+                if !options.keep_going {
+                    break;
+                }
+            }
+        }
+    }
+    answers
+}
+
+/// Writes a batch's answers, reporting each bad case once the answers
+/// before it are written and flushed.
+fn write_answers<W: Write>(
+    answers: Answers,
+    output: &mut W,
+    report: &mut dyn FnMut(&CaseError),
+    summary: &mut SolveSummary,
+) -> io::Result<()> {
+    let mut written = 0;
+    for (written_before, error) in &answers.errors {
+        output.write_all(&answers.output[written..*written_before])?;
+        output.flush()?;
+        written = *written_before;
+        report(error);
+    }
+    output.write_all(&answers.output[written..])?;
+    summary.solved += answers.solved;
+    summary.failed += answers.errors.len();
+    Ok(())
+}
 
 /// Reads judge input from `input`, solves every case with `solver` and writes
 /// the answers to `output`, in input order. Each bad case is passed to
@@ -87,10 +195,15 @@ const FLUSH_THRESHOLD: usize = 1 << 16;
 /// Without `keep_going` the run stops at the first bad case; with it, it
 /// stops only at a fatal input error (see [`ParseError::is_fatal`]).
 ///
+/// With several threads, one thread reads and parses batches of cases, the
+/// solving threads answer a batch each, and the calling thread writes the
+/// batches back in input order. At most a few batches per thread are in
+/// flight, so memory stays bounded.
+///
 /// # Errors
 ///
 /// Only a failure to write `output`; bad input is reported, not returned.
-pub fn solve_stream<R: Read, W: Write>(
+pub fn solve_stream<R: Read + Send, W: Write>(
     input: R,
     mut output: W,
     solver: &dyn Solver,
@@ -98,38 +211,98 @@ pub fn solve_stream<R: Read, W: Write>(
     report: &mut dyn FnMut(&CaseError),
 ) -> io::Result<SolveSummary> {
     let mut summary = SolveSummary::default();
-    let mut pending = Vec::with_capacity(FLUSH_THRESHOLD + 256);
     let mut cases = CaseReader::new(input);
-    loop {
-        let case = cases.next_case_number();
-        let Some(parsed) = cases.next() else { break };
-        let outcome = parsed
-            .map_err(CaseError::from)
-            .and_then(|board| answer_case(&mut pending, case, &board, solver, options.format));
-        match outcome {
-            Ok(()) => summary.solved += 1,
-            Err(error) => {
-                summary.failed += 1;
-                output.write_all(&pending)?;
-                pending.clear();
+    if options.threads <= 1 {
+        let limit = if options.interactive { 1 } else { BATCH_CASES };
+        loop {
+            let (batch, more) = read_batch(&mut cases, limit, options.keep_going);
+            let answers = answer_batch(batch, solver, options);
+            write_answers(answers, &mut output, report, &mut summary)?;
+            if options.interactive {
                 output.flush()?;
-                if options.format == OutputFormat::Json && options.keep_going {
-                    write_json_error(&mut pending, case, &error);
-                }
-                report(&error);
-                if !options.keep_going {
-                    break;
-                }
+            }
+            if !more {
+                break;
             }
         }
-        if pending.len() >= FLUSH_THRESHOLD {
-            output.write_all(&pending)?;
-            pending.clear();
-        }
+    } else {
+        solve_in_parallel(cases, &mut output, solver, options, report, &mut summary)?;
     }
-    output.write_all(&pending)?;
     output.flush()?;
     Ok(summary)
+}
+
+/// The several-thread form of [`solve_stream`].
+fn solve_in_parallel<R: Read + Send, W: Write>(
+    mut cases: CaseReader<R>,
+    output: &mut W,
+    solver: &dyn Solver,
+    options: SolveOptions,
+    report: &mut dyn FnMut(&CaseError),
+    summary: &mut SolveSummary,
+) -> io::Result<()> {
+    let window = options.threads * BATCHES_PER_THREAD;
+    // A token per batch allowed in flight: the reader takes one before
+    // reading a batch, the writer gives it back once the batch is written.
+    let (token_sender, token_receiver) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        token_sender
+            .send(())
+            .expect("the channel has room for every token");
+    }
+    let (batch_sender, batch_receiver) = mpsc::sync_channel::<(usize, Batch)>(options.threads);
+    let batch_receiver = Mutex::new(batch_receiver);
+    let (answer_sender, answer_receiver) = mpsc::channel::<(usize, Answers)>();
+    thread::scope(|scope| {
+        scope.spawn(move || {
+            for index in 0.. {
+                if token_receiver.recv().is_err() {
+                    return; // The writer stopped.
+                }
+                let (batch, more) = read_batch(&mut cases, BATCH_CASES, options.keep_going);
+                if batch_sender.send((index, batch)).is_err() || !more {
+                    return;
+                }
+            }
+        });
+        for _ in 0..options.threads {
+            let answer_sender = answer_sender.clone();
+            let batch_receiver = &batch_receiver;
+            scope.spawn(move || {
+                loop {
+                    let next = batch_receiver.lock().expect("no worker panics").recv();
+                    let Ok((index, batch)) = next else { return };
+                    let answers = answer_batch(batch, solver, options);
+                    if answer_sender.send((index, answers)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(answer_sender);
+        // Write batches in input order, holding those that arrive early.
+        let mut early: BTreeMap<usize, Answers> = BTreeMap::new();
+        let mut next_index = 0;
+        let mut stopped = false;
+        for (index, answers) in answer_receiver.iter() {
+            early.insert(index, answers);
+            while let Some(answers) = early.remove(&next_index) {
+                let had_errors = !answers.errors.is_empty();
+                write_answers(answers, output, report, summary)?;
+                next_index += 1;
+                // Without keep_going the reader stops after the first bad
+                // case, and nothing after it is written.
+                stopped |= had_errors && !options.keep_going;
+                // The reader may have finished; then nobody takes tokens.
+                let _ = token_sender.send(());
+            }
+            if stopped {
+                break;
+            }
+        }
+        drop(token_sender);
+        Ok(())
+    })
 }
 
 /// Solves one case and appends its answer to `out`.
@@ -185,13 +358,13 @@ fn write_json_error(out: &mut Vec<u8>, case: usize, error: &CaseError) {
 pub fn solve_to_string(input: &[u8], solver: &dyn Solver) -> Result<String, CaseError> {
     let mut output = Vec::new();
     let mut first_error = None;
-    let options = SolveOptions {
-        format: OutputFormat::Judge,
-        keep_going: false,
-    };
-    solve_stream(input, &mut output, solver, options, &mut |error| {
-        first_error = Some(error.clone())
-    })
+    solve_stream(
+        input,
+        &mut output,
+        solver,
+        SolveOptions::default(),
+        &mut |error| first_error = Some(error.clone()),
+    )
     .expect("writing to memory cannot fail");
     match first_error {
         None => Ok(String::from_utf8(output).expect("judge output is ASCII")),

@@ -1,7 +1,8 @@
 //! `rotation-game solve`: judge input in, judge answers out.
 
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, IsTerminal};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -53,6 +54,12 @@ pub struct SolveArgs {
     /// still 65 when any case was bad.
     #[arg(long)]
     keep_going: bool,
+
+    /// Threads solving cases. Answers are printed in input order whatever
+    /// the number, and memory stays bounded: the input is read as the
+    /// answers are written, never all at once.
+    #[arg(long, default_value = "1", value_name = "N")]
+    threads: NonZeroUsize,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -86,6 +93,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
             return ExitCode::from(exit::NO_INPUT);
         }
     };
+    let reads_stdin = args
+        .input
+        .as_deref()
+        .is_none_or(|path| path == Path::new("-"));
     let solver = SolverKind::from(args.solver).build(args.max_depth);
     let options = SolveOptions {
         format: match args.format {
@@ -93,6 +104,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
             FormatArg::Json => OutputFormat::Json,
         },
         keep_going: args.keep_going,
+        threads: args.threads.get(),
+        interactive: reads_stdin && io::stdin().is_terminal(),
     };
     let stdout = io::stdout().lock();
     let mut read_failed = false;

@@ -1,0 +1,119 @@
+//! `solve --threads N` prints exactly what one thread prints: the same
+//! answers in input order, the same errors reported at the same points.
+
+use std::cell::RefCell;
+use std::io::Write;
+
+use rotation_game::generator::{Generator, Mode};
+use rotation_game::judge::{CaseError, OutputFormat, SolveOptions, solve_stream};
+use rotation_game::parser::format_input;
+use rotation_game::{Board, PdbSolver, Solution, SolveError, Solver};
+
+/// A writer into a shared buffer, so that the report callback can see how
+/// much has been written when an error is reported.
+struct Shared<'a>(&'a RefCell<Vec<u8>>);
+
+impl Write for Shared<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The output with every reported error inserted where it was reported.
+fn transcript(input: &[u8], solver: &dyn Solver, options: SolveOptions) -> String {
+    let output = RefCell::new(Vec::new());
+    let mut errors: Vec<(usize, String)> = Vec::new();
+    let mut report = |error: &CaseError| errors.push((output.borrow().len(), error.to_string()));
+    solve_stream(input, Shared(&output), solver, options, &mut report).unwrap();
+    let mut text = String::from_utf8(output.into_inner()).unwrap();
+    for (at, error) in errors.into_iter().rev() {
+        text.insert_str(at, &format!("!! {error}\n"));
+    }
+    text
+}
+
+/// 20,000 boards (several batches), with bad cases at the given lines.
+fn input_with_bad_lines(bad_lines: &[usize]) -> String {
+    let boards = Generator::new(5, Mode::Uniform).unwrap().boards(20_000);
+    let mut lines: Vec<String> = format_input(&boards).lines().map(str::to_owned).collect();
+    for &line in bad_lines {
+        lines[line] = lines[line].replacen('1', "7", 1);
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The default solver, made slow on one board so that the batch holding it
+/// finishes after the batches behind it: the writer must still write them
+/// in input order.
+struct SlowOn {
+    board: Board,
+    inner: PdbSolver,
+}
+
+impl Solver for SlowOn {
+    fn name(&self) -> &str {
+        "pdb"
+    }
+
+    fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        if *board == self.board {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+        self.inner.solve(board)
+    }
+}
+
+#[test]
+fn threads_give_the_same_transcript_as_one_thread() {
+    let solver = SlowOn {
+        board: Generator::new(5, Mode::Uniform).unwrap().board(1),
+        inner: PdbSolver::default(),
+    };
+    for bad_lines in [vec![], vec![9000], vec![3, 4095, 4096, 12_345, 19_999]] {
+        let input = input_with_bad_lines(&bad_lines);
+        for keep_going in [false, true] {
+            for format in [OutputFormat::Judge, OutputFormat::Json] {
+                let options = SolveOptions {
+                    format,
+                    keep_going,
+                    ..SolveOptions::default()
+                };
+                let reference = transcript(input.as_bytes(), &solver, options);
+                let errors = reference.matches("!! ").count();
+                let expected_errors = if keep_going {
+                    bad_lines.len()
+                } else {
+                    bad_lines.len().min(1)
+                };
+                assert_eq!(errors, expected_errors);
+                for threads in [2, 3] {
+                    let parallel = transcript(
+                        input.as_bytes(),
+                        &solver,
+                        SolveOptions { threads, ..options },
+                    );
+                    if format == OutputFormat::Json {
+                        // Timings differ from run to run; compare the rest.
+                        let strip = |text: &str| {
+                            text.lines()
+                                .map(|line| {
+                                    line.split(",\"microseconds\"").next().unwrap().to_owned()
+                                })
+                                .collect::<Vec<_>>()
+                        };
+                        assert_eq!(strip(&parallel), strip(&reference));
+                    } else {
+                        assert_eq!(
+                            parallel, reference,
+                            "threads {threads}, keep_going {keep_going}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

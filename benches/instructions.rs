@@ -1,0 +1,80 @@
+//! Instruction-count benchmarks of the hot paths, under Callgrind (gungraun).
+//!
+//! Instruction counts do not depend on what else the machine is doing, so
+//! these, unlike the wall-clock benches, can gate CI: `just perf-gate` runs
+//! them and fails when any count exceeds the committed baseline
+//! (`benches/instructions.baseline`) by more than 3 percent. Needs valgrind
+//! and `gungraun-runner` at the exact version of the `gungraun` crate in
+//! `Cargo.lock` (`just perf-gate` installs it).
+//!
+//! Rayon is fixed to one thread; nothing here spawns threads anyway.
+
+use std::hint::black_box;
+
+use gungraun::prelude::*;
+use rotation_game::generator::{Generator, Mode};
+use rotation_game::judge::{SolveOptions, solve_stream};
+use rotation_game::parser::{CaseReader, format_input};
+use rotation_game::{Board, IdaSolver, PdbSolver, Solver};
+
+const SEED: u64 = 2286;
+
+fn uniform_boards(count: u64) -> Vec<Board> {
+    Generator::new(SEED, Mode::Uniform).unwrap().boards(count)
+}
+
+fn depth_boards(length: u8, count: u64) -> Vec<Board> {
+    Generator::new(SEED, Mode::Depth(length)).unwrap().boards(count)
+}
+
+fn judge_input(count: u64) -> String {
+    format_input(&uniform_boards(count))
+}
+
+fn solve_all(solver: &dyn Solver, boards: &[Board]) -> usize {
+    boards
+        .iter()
+        .map(|board| solver.solve(board).expect("solvable").moves.len())
+        .sum()
+}
+
+#[library_benchmark]
+#[bench::uniform_1000(uniform_boards(1000))]
+#[bench::length_13_100(depth_boards(13, 100))]
+fn pdb(boards: Vec<Board>) -> usize {
+    black_box(solve_all(&PdbSolver::default(), black_box(&boards)))
+}
+
+#[library_benchmark]
+#[bench::length_8_10(depth_boards(8, 10))]
+fn ida(boards: Vec<Board>) -> usize {
+    black_box(solve_all(&IdaSolver::default(), black_box(&boards)))
+}
+
+#[library_benchmark]
+#[bench::uniform_10000(judge_input(10_000))]
+fn parse(input: String) -> usize {
+    black_box(CaseReader::new(black_box(input.as_bytes())).count())
+}
+
+#[library_benchmark]
+#[bench::uniform_10000(judge_input(10_000))]
+fn judge(input: String) -> usize {
+    let mut output = Vec::with_capacity(200_000);
+    solve_stream(
+        black_box(input.as_bytes()),
+        &mut output,
+        &PdbSolver::default(),
+        SolveOptions::default(),
+        &mut |_| unreachable!("the input is valid"),
+    )
+    .expect("writing to memory cannot fail");
+    black_box(output.len())
+}
+
+library_benchmark_group!(name = hot_paths, benchmarks = [pdb, ida, parse, judge]);
+
+main!(
+    config = LibraryBenchmarkConfig::default().env("RAYON_NUM_THREADS", "1"),
+    library_benchmark_groups = hot_paths
+);

@@ -49,6 +49,7 @@
 //! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`generator`]: seeded, reproducible board generators;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
+//! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves.
 //!
@@ -57,6 +58,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod checker;
 pub mod generator;
 pub mod geometry;
 pub mod judge;

@@ -50,6 +50,8 @@
 //! - [`generator`]: seeded, reproducible board generators;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
+//! - [`show`]: pictures of the board, as terminal text and SVG;
+//! - [`validator`]: the strict validator for test files;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves.
 //!
@@ -66,9 +68,11 @@ pub mod moves;
 pub mod parser;
 pub mod pattern_database;
 pub mod rank;
+pub mod show;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
+pub mod validator;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};

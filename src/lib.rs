@@ -51,6 +51,8 @@
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - [`show`]: pictures of the board, as terminal text and SVG;
+//! - [`stress`]: runs another program on generated boards, with limits, and
+//!   finds its smallest failing case;
 //! - [`validator`]: the strict validator for test files;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves.
@@ -72,6 +74,7 @@ pub mod show;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
+pub mod stress;
 pub mod validator;
 
 pub use board::{Board, BoardError, Digit};

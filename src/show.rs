@@ -123,10 +123,10 @@ const CELL_PLACES: [(usize, usize); CELL_COUNT] = [
 fn caption(board: &Board) -> String {
     match board.uniform_centre() {
         Some(digit) => format!("centre: {digit} (solved)"),
-        None => format!(
-            "centre: mixed, {} moves from solved",
-            pattern_database::optimal_length(board)
-        ),
+        None => match pattern_database::optimal_length(board) {
+            1 => String::from("centre: mixed, 1 move from solved"),
+            length => format!("centre: mixed, {length} moves from solved"),
+        },
     }
 }
 

@@ -443,6 +443,24 @@ impl Checker {
         }
     }
 
+    /// A checker for `boards` whose true answers are `answers`, one per
+    /// board, computed by the caller.
+    ///
+    /// The checker trusts them: a wrong answer here makes it judge wrongly
+    /// (an output shorter than a planted answer is a
+    /// [`Reason::ShorterThanOptimal`] failure).
+    ///
+    /// # Panics
+    ///
+    /// When `answers` and `boards` differ in length.
+    pub fn with_answers(boards: &[Board], answers: &[Solution]) -> Checker {
+        assert_eq!(boards.len(), answers.len(), "one answer per board");
+        Checker {
+            boards: boards.to_vec(),
+            truth: answers.to_vec(),
+        }
+    }
+
     /// A checker for the boards of a judge input, read leniently (as
     /// [`CaseReader`] reads it).
     ///

@@ -28,6 +28,7 @@ use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use nix::sys::signal::Signal;
 use rayon::prelude::*;
 
 use crate::board::Board;
@@ -74,7 +75,14 @@ pub enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::ExitStatus(code) => write!(f, "crash: exit status {code}"),
+            Failure::ExitStatus(code) => {
+                write!(f, "crash: exit status {code}")?;
+                // A shell running the program reports a signal as 128 + N.
+                match code.checked_sub(128).map(Signal::try_from) {
+                    Some(Ok(signal)) => write!(f, " (as a shell reports {})", signal.as_str()),
+                    _ => Ok(()),
+                }
+            }
             Failure::Signal(number) => write!(f, "crash: killed by {}", signal_name(*number)),
             Failure::Timeout => f.write_str("timeout: the process group was killed"),
             Failure::OutputFlood { limit } => write!(

@@ -50,33 +50,113 @@ fn verdict_table() -> Vec<(&'static str, String, CheckOptions, VerdictKind)> {
             lenient(),
             Ok,
         ),
-        ("ok without a final newline", right.trim_end().to_owned(), lenient(), Ok),
+        (
+            "ok without a final newline",
+            right.trim_end().to_owned(),
+            lenient(),
+            Ok,
+        ),
         ("lowercase moves", with_case_1("ac", "2"), lenient(), Pe),
-        ("space inside the moves", with_case_1("A C", "2"), lenient(), Pe),
-        ("other characters in the moves", with_case_1("AC!", "2"), lenient(), Pe),
+        (
+            "space inside the moves",
+            with_case_1("A C", "2"),
+            lenient(),
+            Pe,
+        ),
+        (
+            "other characters in the moves",
+            with_case_1("AC!", "2"),
+            lenient(),
+            Pe,
+        ),
         ("letter past H", with_case_1("AI", "2"), lenient(), Pe),
-        ("misspelt no moves", with_case_1("No moves need", "2"), lenient(), Pe),
+        (
+            "misspelt no moves",
+            with_case_1("No moves need", "2"),
+            lenient(),
+            Pe,
+        ),
         ("empty moves line", with_case_1("", "2"), lenient(), Pe),
-        ("missing moves line", "AC\n2\nDDHH\n2\n".to_owned(), lenient(), Pe),
-        ("missing digit line", "AC\n2\nDDHH\n2\nAB\n".to_owned(), lenient(), Pe),
-        ("digit line of two digits", with_case_1("AC", "22"), lenient(), Pe),
-        ("digit line out of range", with_case_1("AC", "4"), lenient(), Pe),
-        ("digit line with a letter", with_case_1("AC", "two"), lenient(), Pe),
-        ("strict: trailing space", with_case_1("AC ", "2"), strict(), Pe),
+        (
+            "missing moves line",
+            "AC\n2\nDDHH\n2\n".to_owned(),
+            lenient(),
+            Pe,
+        ),
+        (
+            "missing digit line",
+            "AC\n2\nDDHH\n2\nAB\n".to_owned(),
+            lenient(),
+            Pe,
+        ),
+        (
+            "digit line of two digits",
+            with_case_1("AC", "22"),
+            lenient(),
+            Pe,
+        ),
+        (
+            "digit line out of range",
+            with_case_1("AC", "4"),
+            lenient(),
+            Pe,
+        ),
+        (
+            "digit line with a letter",
+            with_case_1("AC", "two"),
+            lenient(),
+            Pe,
+        ),
+        (
+            "strict: trailing space",
+            with_case_1("AC ", "2"),
+            strict(),
+            Pe,
+        ),
         ("strict: CRLF", right.replace('\n', "\r\n"), strict(), Pe),
-        ("strict: no final newline", right.trim_end().to_owned(), strict(), Pe),
-        ("strict: blank line after the last case", format!("{right}\n"), strict(), Pe),
-        ("moves leave the centre mixed", with_case_1("CA", "2"), lenient(), Wa),
-        ("no moves on a mixed centre", with_case_1("No moves needed", "2"), lenient(), Wa),
+        (
+            "strict: no final newline",
+            right.trim_end().to_owned(),
+            strict(),
+            Pe,
+        ),
+        (
+            "strict: blank line after the last case",
+            format!("{right}\n"),
+            strict(),
+            Pe,
+        ),
+        (
+            "moves leave the centre mixed",
+            with_case_1("CA", "2"),
+            lenient(),
+            Wa,
+        ),
+        (
+            "no moves on a mixed centre",
+            with_case_1("No moves needed", "2"),
+            lenient(),
+            Wa,
+        ),
         ("wrong centre digit", with_case_1("AC", "3"), lenient(), Wa),
-        ("longer than optimal", with_case_1("ACBE", "2"), lenient(), Wa),
+        (
+            "longer than optimal",
+            with_case_1("ACBE", "2"),
+            lenient(),
+            Wa,
+        ),
         (
             "optimal but not the smallest",
             "AC\n2\nDDHH\n2\nBA\n3\n".to_owned(),
             lenient(),
             Wa,
         ),
-        ("extra output after the last case", format!("{right}AC\n"), lenient(), Wa),
+        (
+            "extra output after the last case",
+            format!("{right}AC\n"),
+            lenient(),
+            Wa,
+        ),
         (
             "output limit exceeded",
             right.clone(),
@@ -98,10 +178,15 @@ fn every_verdict_has_an_output_that_earns_it() {
         assert_eq!(verdict.kind(), kind, "{label}: {verdict}");
         messages.push_str(&format!("{label}\n    {verdict}\n"));
     }
-    let jury = checker.check_with_answer(RIGHT.as_bytes(), Some(&b"AC\n2\nDDHH\n2\nBA\n3\n"[..]), &lenient());
+    let jury = checker.check_with_answer(
+        RIGHT.as_bytes(),
+        Some(&b"AC\n2\nDDHH\n2\nBA\n3\n"[..]),
+        &lenient(),
+    );
     assert_eq!(jury.kind(), VerdictKind::Fail);
     messages.push_str(&format!("wrong jury answer\n    {jury}\n"));
-    let input = Checker::from_judge_input(&b"1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 4\n0\n"[..]);
+    let input =
+        Checker::from_judge_input(&b"1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 4\n0\n"[..]);
     let bad_input = input.expect_err("4 is no digit");
     assert_eq!(bad_input.kind(), VerdictKind::Fail);
     messages.push_str(&format!("bad judge input\n    {bad_input}\n"));
@@ -121,7 +206,10 @@ fn messages_name_the_case_and_the_values() {
         }
     );
     let verdict = checker.check(&b"ACBE\n2\n"[..], &lenient());
-    assert_eq!(verdict.to_string(), "wrong answer case 1: 4 moves, optimal is 2");
+    assert_eq!(
+        verdict.to_string(),
+        "wrong answer case 1: 4 moves, optimal is 2"
+    );
 }
 
 #[test]
@@ -140,7 +228,13 @@ fn a_shorter_solution_than_the_truth_is_the_checkers_failure() {
     let checker = Checker::with_answers(&[board], &[planted]);
     let verdict = checker.check(&b"AC\n2\n"[..], &lenient());
     assert_eq!(verdict.kind(), VerdictKind::Fail);
-    assert!(matches!(verdict.reason(), Reason::ShorterThanOptimal { found: 2, optimal: 4 }));
+    assert!(matches!(
+        verdict.reason(),
+        Reason::ShorterThanOptimal {
+            found: 2,
+            optimal: 4
+        }
+    ));
 }
 
 #[test]
@@ -159,8 +253,14 @@ fn an_unreadable_output_is_a_failure() {
 #[test]
 fn an_empty_judge_input_accepts_only_whitespace() {
     let checker = Checker::new(&[]);
-    assert_eq!(checker.check(&b""[..], &lenient()).to_string(), "ok 0 cases");
-    assert_eq!(checker.check(&b"AC\n"[..], &lenient()).kind(), VerdictKind::WrongAnswer);
+    assert_eq!(
+        checker.check(&b""[..], &lenient()).to_string(),
+        "ok 0 cases"
+    );
+    assert_eq!(
+        checker.check(&b"AC\n"[..], &lenient()).kind(),
+        VerdictKind::WrongAnswer
+    );
 }
 
 /// An endless output that counts the bytes it gives.
@@ -200,10 +300,16 @@ fn ten_megabytes_on_one_line_stay_bounded() {
     };
     let letters = "AF".repeat(5 << 20);
     let verdict = checker().check(format!("{letters}\n2\n").as_bytes(), &big);
-    assert_eq!(verdict.to_string(), "wrong answer case 1: the moves \"AFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAF…\" (10485760 bytes) leave the centre mixed (optimal is 2 moves)");
+    assert_eq!(
+        verdict.to_string(),
+        "wrong answer case 1: the moves \"AFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAFAF…\" (10485760 bytes) leave the centre mixed (optimal is 2 moves)"
+    );
     let solving = format!("AC{letters}\n2\n");
     let verdict = checker().check(solving.as_bytes(), &big);
-    assert_eq!(verdict.to_string(), "wrong answer case 1: 10485762 moves, optimal is 2");
+    assert_eq!(
+        verdict.to_string(),
+        "wrong answer case 1: 10485762 moves, optimal is 2"
+    );
     let garbage = "x".repeat(10 << 20);
     let verdict = checker().check(garbage.as_bytes(), &big);
     assert_eq!(verdict.kind(), VerdictKind::WrongFormat);
@@ -259,6 +365,7 @@ proptest! {
 
 #[test]
 fn the_sample_answer_is_accepted() {
-    let verdict = rotation_game::checker::check(&sample_boards(), SAMPLE_OUTPUT.as_bytes(), &strict());
+    let verdict =
+        rotation_game::checker::check(&sample_boards(), SAMPLE_OUTPUT.as_bytes(), &strict());
     assert_eq!(verdict.to_string(), "ok 2 cases");
 }

@@ -44,23 +44,59 @@ fn one_case_per_line() {
 fn values_are_separated_by_single_spaces() {
     let double = CASE.replacen(' ', "  ", 1);
     let found = error(&format!("{double}\n0\n"));
-    assert_eq!(described(&found), (1, 3, "expected a value 1, 2 or 3 (value 2 of 24), found a second space".into()));
+    assert_eq!(
+        described(&found),
+        (
+            1,
+            3,
+            "expected a value 1, 2 or 3 (value 2 of 24), found a second space".into()
+        )
+    );
     let tab = CASE.replacen(' ', "\t", 1);
-    assert!(matches!(error(&format!("{tab}\n0\n")).rule(), Rule::ExpectedSpace { values_read: 1, .. }));
-    assert_eq!(error(&format!(" {CASE}\n0\n")).rule(), &Rule::BadLineStart { found: rotation_game::validator::Found(b' ') });
-    assert_eq!(error(&format!("{CASE} \n0\n")).rule(), &Rule::TooManyValues { found: rotation_game::validator::Found(b' ') });
+    assert!(matches!(
+        error(&format!("{tab}\n0\n")).rule(),
+        Rule::ExpectedSpace { values_read: 1, .. }
+    ));
+    assert_eq!(
+        error(&format!(" {CASE}\n0\n")).rule(),
+        &Rule::BadLineStart {
+            found: rotation_game::validator::Found(b' ')
+        }
+    );
+    assert_eq!(
+        error(&format!("{CASE} \n0\n")).rule(),
+        &Rule::TooManyValues {
+            found: rotation_game::validator::Found(b' ')
+        }
+    );
     let before_end = CASE.replacen(" 1", "", 1);
-    assert_eq!(error(&format!("{before_end} \n0\n")).rule(), &Rule::TrailingSpace);
+    assert_eq!(
+        error(&format!("{before_end} \n0\n")).rule(),
+        &Rule::TrailingSpace
+    );
 }
 
 #[test]
 fn values_are_single_digits_one_to_three() {
     let four = CASE.replacen('3', "4", 1);
-    assert_eq!(described(&error(&format!("{four}\n0\n"))), (1, 9, "expected a value 1, 2 or 3 (value 5 of 24), found '4'".into()));
+    assert_eq!(
+        described(&error(&format!("{four}\n0\n"))),
+        (
+            1,
+            9,
+            "expected a value 1, 2 or 3 (value 5 of 24), found '4'".into()
+        )
+    );
     let zero = CASE.replacen('3', "0", 1);
-    assert_eq!(error(&format!("{zero}\n0\n")).rule(), &Rule::ZeroInsideCase { values_read: 4 });
+    assert_eq!(
+        error(&format!("{zero}\n0\n")).rule(),
+        &Rule::ZeroInsideCase { values_read: 4 }
+    );
     let long = CASE.replacen('3', "33", 1);
-    assert!(matches!(error(&format!("{long}\n0\n")).rule(), Rule::ExpectedSpace { values_read: 5, .. }));
+    assert!(matches!(
+        error(&format!("{long}\n0\n")).rule(),
+        Rule::ExpectedSpace { values_read: 5, .. }
+    ));
 }
 
 #[test]
@@ -74,8 +110,18 @@ fn each_digit_exactly_eight_times() {
 #[test]
 fn line_ends_are_lf_only() {
     let found = error(&format!("{CASE}\r\n0\n"));
-    assert_eq!(described(&found), (1, 48, "expected the line end after 24 values, found a CR (line ends must be LF only)".into()));
-    assert!(matches!(error(&format!("{CASE}\n0\r\n")).rule(), Rule::BadTerminator { .. }));
+    assert_eq!(
+        described(&found),
+        (
+            1,
+            48,
+            "expected the line end after 24 values, found a CR (line ends must be LF only)".into()
+        )
+    );
+    assert!(matches!(
+        error(&format!("{CASE}\n0\r\n")).rule(),
+        Rule::BadTerminator { .. }
+    ));
 }
 
 #[test]
@@ -85,9 +131,22 @@ fn a_final_zero_line_then_the_end_of_the_file() {
     assert_eq!(error(CASE).rule(), &Rule::UnterminatedLine);
     assert_eq!(error("").rule(), &Rule::MissingTerminator);
     let found = error(&format!("{CASE}\n0\n\n"));
-    assert_eq!(described(&found), (3, 1, "expected the end of the file after the final 0 line, found the line end".into()));
-    assert!(matches!(error(&format!("{CASE}\n00\n")).rule(), Rule::BadTerminator { .. }));
-    assert!(matches!(error(&format!("\n{CASE}\n0\n")).rule(), Rule::BadLineStart { .. }));
+    assert_eq!(
+        described(&found),
+        (
+            3,
+            1,
+            "expected the end of the file after the final 0 line, found the line end".into()
+        )
+    );
+    assert!(matches!(
+        error(&format!("{CASE}\n00\n")).rule(),
+        Rule::BadTerminator { .. }
+    ));
+    assert!(matches!(
+        error(&format!("\n{CASE}\n0\n")).rule(),
+        Rule::BadLineStart { .. }
+    ));
 }
 
 #[test]
@@ -97,13 +156,19 @@ fn at_most_max_cases() {
     assert_eq!(validate(input.as_bytes(), &three).unwrap().len(), 3);
     let two = ValidateOptions { max_cases: Some(2) };
     let found = error_with(&input, two);
-    assert_eq!(described(&found), (3, 1, "more than 2 cases (--max-cases 2)".into()));
+    assert_eq!(
+        described(&found),
+        (3, 1, "more than 2 cases (--max-cases 2)".into())
+    );
 }
 
 #[test]
 fn binary_bytes_are_quoted_escaped() {
     let found = error("\0");
-    assert_eq!(found.to_string(), "line 1, column 1: expected a case (values 1, 2 or 3) or the final 0 line, found '\\x00'");
+    assert_eq!(
+        found.to_string(),
+        "line 1, column 1: expected a case (values 1, 2 or 3) or the final 0 line, found '\\x00'"
+    );
 }
 
 proptest! {

@@ -84,7 +84,11 @@ fn load_checker(path: &Path) -> Result<Checker, Verdict> {
 pub fn run(args: CheckArgs) -> ExitCode {
     let options = CheckOptions {
         strict_whitespace: args.strict
-            || (args.kattis && args.judge_flags.iter().any(|f| f == "space_change_sensitive")),
+            || (args.kattis
+                && args
+                    .judge_flags
+                    .iter()
+                    .any(|f| f == "space_change_sensitive")),
         output_limit: args.output_limit,
     };
     if args.kattis {

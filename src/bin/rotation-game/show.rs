@@ -72,7 +72,10 @@ pub fn run(args: ShowArgs) -> ExitCode {
         .iter()
         .map(|board| show::replay(board, &moves))
         .collect();
-    let pictures: Vec<String> = rows.iter().map(|frames| show::text(frames, colour)).collect();
+    let pictures: Vec<String> = rows
+        .iter()
+        .map(|frames| show::text(frames, colour))
+        .collect();
     if let Some(path) = &args.svg {
         if let Err(error) = fs::write(path, show::svg(&rows)) {
             eprintln!("rotation-game: cannot write {}: {error}", path.display());

@@ -74,7 +74,9 @@ pub struct StressArgs {
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
-        _ => Err(format!("expected seconds between 0 and 86400, found {text:?}")),
+        _ => Err(format!(
+            "expected seconds between 0 and 86400, found {text:?}"
+        )),
     }
 }
 
@@ -160,7 +162,11 @@ fn report(failed: &FailedRun) {
     let solutions: Vec<_> = failed
         .boards
         .iter()
-        .map(|board| solver.solve(board).expect("the pdb solver answers every board"))
+        .map(|board| {
+            solver
+                .solve(board)
+                .expect("the pdb solver answers every board")
+        })
         .collect();
     if failed.boards.len() == 1 {
         println!(
@@ -180,10 +186,7 @@ fn report(failed: &FailedRun) {
     print_indented(&String::from_utf8_lossy(&expected));
     print_output(&failed.output.stdout, 2 * failed.boards.len() + 2);
     if !failed.output.stderr.is_empty() {
-        println!(
-            "program stderr: {}",
-            Quote::new(&failed.output.stderr)
-        );
+        println!("program stderr: {}", Quote::new(&failed.output.stderr));
     }
     println!("verdict: {}", failed.failure);
     for (board, solution) in failed.boards.iter().zip(&solutions) {

@@ -46,10 +46,13 @@
 //! let options = CheckOptions::default();
 //! let verdict = checker::check(&[board], &b"AC\n2\n"[..], &options);
 //! assert_eq!(verdict.kind(), VerdictKind::Ok);
-//! let verdict = checker::check(&[board], &b"CA\n2\n"[..], &options);
+//!
+//! // A and B move disjoint lines, so BA solves this board as AB does.
+//! let board: Board = "112212231113322333113322".parse()?;
+//! let verdict = checker::check(&[board], &b"BA\n3\n"[..], &options);
 //! assert_eq!(
 //!     verdict.to_string(),
-//!     "wrong answer case 1: optimal length but not the lexicographically smallest: expected AC, found CA"
+//!     "wrong answer case 1: optimal length but not the lexicographically smallest: expected AB, found BA"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -320,7 +320,18 @@ fn a_hang_is_a_timeout_and_nothing_survives() {
     while recorded.iter().any(|pid| !is_gone(pid)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let survivors: Vec<_> = recorded.iter().filter(|pid| !is_gone(pid)).collect();
+    let survivors: Vec<&str> = recorded
+        .iter()
+        .copied()
+        .filter(|pid| !is_gone(pid))
+        .collect();
+    if !survivors.is_empty() {
+        // Leave nothing behind, even when failing.
+        let _ = std::process::Command::new("kill")
+            .arg("-9")
+            .args(&survivors)
+            .status();
+    }
     assert!(survivors.is_empty(), "still running: {survivors:?}");
 }
 

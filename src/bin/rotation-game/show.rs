@@ -12,7 +12,8 @@ use rotation_game::{Board, MoveSequence};
 use crate::exit;
 
 /// Draw boards as the '#' shape, with the centre framed and one colour per
-/// digit (when standard output is a terminal and NO_COLOR is not set).
+/// digit (when standard output is a terminal, TERM is not "dumb" and
+/// NO_COLOR is not set).
 /// With --moves, draw every step of the replay, the moved line in brackets.
 ///
 ///     rotation-game show 111132323132231222312133 --moves AC
@@ -40,7 +41,8 @@ pub struct ShowArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ColourWhen {
-    /// When standard output is a terminal and NO_COLOR is unset or empty.
+    /// When standard output is a terminal (not TERM=dumb) and NO_COLOR is
+    /// unset or empty.
     Auto,
     Always,
     Never,
@@ -63,7 +65,9 @@ pub fn run(args: ShowArgs) -> ExitCode {
         ColourWhen::Always => true,
         ColourWhen::Never => false,
         ColourWhen::Auto => {
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
         }
     };
     let moves = args.moves.unwrap_or_default();

@@ -240,3 +240,48 @@ pub fn campaign(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::generator::Mode;
+
+    fn options(program: &str) -> StressOptions {
+        StressOptions {
+            program: program.to_owned(),
+            limits: RunLimits {
+                timeout: Duration::from_secs(5),
+                output_limit: 1 << 20,
+            },
+            cases_per_run: 3,
+            jobs: 1,
+            strict_whitespace: false,
+        }
+    }
+
+    #[test]
+    fn failures_say_what_they_are() {
+        assert_eq!(Failure::Signal(11).to_string(), "crash: killed by SIGSEGV");
+        assert_eq!(
+            Failure::ExitStatus(134).to_string(),
+            "crash: exit status 134 (as a shell reports SIGABRT)"
+        );
+        assert_eq!(Failure::ExitStatus(1).to_string(), "crash: exit status 1");
+    }
+
+    #[test]
+    fn shrinking_tries_the_fewest_moves_first() {
+        let boards: Vec<Board> = [5, 2, 3]
+            .map(|depth| Generator::new(1, Mode::Depth(depth)).unwrap().board(0))
+            .to_vec();
+        let silent = options("cat >/dev/null");
+        let failed = judge_run(&boards, &silent)
+            .unwrap()
+            .expect("no output fails");
+        let smallest = shrink(failed, &silent).unwrap();
+        assert_eq!(smallest.boards, [boards[1]]);
+        assert!(matches!(smallest.failure, Failure::Rejected(_)));
+    }
+}

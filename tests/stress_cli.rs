@@ -414,3 +414,26 @@ fn the_result_does_not_depend_on_the_number_of_jobs() {
         .collect();
     assert_eq!(reports[0], reports[1]);
 }
+
+#[test]
+fn a_run_that_fails_only_as_a_whole_is_reported_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    // Right on one case, exit status 7 on more.
+    let body = format!(
+        "input=$(cat)\n[ $(printf '%s\\n' \"$input\" | wc -l) -le 2 ] || exit 7\nprintf '%s\\n' \"$input\" | {BINARY} solve"
+    );
+    let program = script(dir.path(), "batch-only.sh", &body);
+    let report = stress_fails(
+        &program,
+        &["--seed", "2", "--boards", "2", "--cases-per-run", "2"],
+    );
+    assert_eq!(report.verdict(), "crash: exit status 7");
+    assert!(
+        report
+            .text
+            .contains("no case fails alone; the failing run:"),
+        "{}",
+        report.text
+    );
+    assert_eq!(report.saved, format_input(&boards(2, Mode::Uniform, 2)));
+}

@@ -146,11 +146,10 @@ fn has_exited(pid: Pid) -> io::Result<bool> {
 }
 
 fn termination_of(status: ExitStatus) -> Termination {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Termination::Exited(code),
-        (None, Some(signal)) => Termination::Signalled(signal),
-        // A stopped or continued status is not an end; wait() reports neither.
-        (None, None) => Termination::Signalled(0),
+    // wait() reports only ends: an exit status, or the signal that killed.
+    match status.code() {
+        Some(code) => Termination::Exited(code),
+        None => Termination::Signalled(status.signal().unwrap_or_default()),
     }
 }
 

@@ -62,7 +62,10 @@ pub enum Failure {
     /// A signal killed the program.
     Signal(i32),
     /// The program ran out of time.
-    Timeout,
+    Timeout {
+        /// The time limit.
+        limit: std::time::Duration,
+    },
     /// The program printed more than the output limit.
     OutputFlood {
         /// The limit, in bytes.
@@ -84,7 +87,11 @@ impl fmt::Display for Failure {
                 }
             }
             Failure::Signal(number) => write!(f, "crash: killed by {}", signal_name(*number)),
-            Failure::Timeout => f.write_str("timeout: the process group was killed"),
+            Failure::Timeout { limit } => write!(
+                f,
+                "timeout: still running after {} s, the process group was killed",
+                limit.as_secs_f64()
+            ),
             Failure::OutputFlood { limit } => write!(
                 f,
                 "output flood: more than {limit} bytes, the process group was killed"
@@ -121,7 +128,9 @@ pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option
     let input = format_input(boards);
     let output = run_program(&options.program, input.as_bytes(), &options.limits)?;
     let failure = match output.termination {
-        Termination::TimedOut => Some(Failure::Timeout),
+        Termination::TimedOut => Some(Failure::Timeout {
+            limit: options.limits.timeout,
+        }),
         Termination::OutputFlood => Some(Failure::OutputFlood {
             limit: options.limits.output_limit,
         }),

@@ -304,7 +304,10 @@ fn a_hang_is_a_timeout_and_nothing_survives() {
         ],
     );
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert_eq!(report.verdict(), "timeout: the process group was killed");
+    assert_eq!(
+        report.verdict(),
+        "timeout: still running after 0.5 s, the process group was killed"
+    );
     report.names(&expected_smallest(&boards(4, Mode::Uniform, 3), 3, |_| {
         true
     }));

@@ -24,7 +24,9 @@ use crate::gen_args::GenArgs;
 /// PROGRAM is one string, run by "sh -c" (so quoting, pipes and
 /// redirections work) in a process group of its own: a timeout or an output
 /// flood kills the whole group, children and grandchildren included, and so
-/// does the end of every run.
+/// does the end of every run. A plain command (no pipes, ";", redirections
+/// or "$") is exec'd by the shell, so that a signal killing the program is
+/// named; in a script, the shell reports it as exit status 128 + N.
 ///
 /// When a run fails, its cases are re-run one at a time, fewest optimal
 /// moves first, and the first that fails alone is reported: the case, the

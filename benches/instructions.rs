@@ -24,7 +24,9 @@ fn uniform_boards(count: u64) -> Vec<Board> {
 }
 
 fn depth_boards(length: u8, count: u64) -> Vec<Board> {
-    Generator::new(SEED, Mode::Depth(length)).unwrap().boards(count)
+    Generator::new(SEED, Mode::Depth(length))
+        .unwrap()
+        .boards(count)
 }
 
 fn judge_input(count: u64) -> String {

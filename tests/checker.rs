@@ -1,11 +1,11 @@
 //! The checker library: one output per verdict, whitespace modes, the jury
 //! answer, and hostile outputs.
 
-mod judge_support;
+mod common;
 
 use std::io::{self, Read};
 
-use judge_support::{SAMPLE_INPUT, SAMPLE_OUTPUT, sample_boards, with_snapshots};
+use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, sample_boards, with_snapshots};
 use proptest::prelude::*;
 use rotation_game::checker::{CheckOptions, Checker, DEFAULT_OUTPUT_LIMIT, Reason, VerdictKind};
 use rotation_game::generator::BoardRng;

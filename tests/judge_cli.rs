@@ -1,13 +1,11 @@
 //! `check`, `validate` and `show` as a user runs them.
 
-mod judge_support;
+mod common;
 
 use std::io::Write;
 use std::process::Stdio;
 
-use judge_support::{
-    SAMPLE_INPUT, SAMPLE_OUTPUT, binary, run, stderr, stdout, with_snapshots, write,
-};
+use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, binary, run, stderr, stdout, with_snapshots, write};
 
 #[test]
 fn check_testlib_exit_codes_and_verdict_line() {

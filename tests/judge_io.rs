@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, run_binary, snapshot_settings};
+use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, run_binary, with_snapshots};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::judge::solve_to_string;
 use rotation_game::parser::format_input;
@@ -18,7 +18,7 @@ fn the_sample_gives_the_sample_output() {
     let run = run_binary(&["solve"], SAMPLE_INPUT.as_bytes());
     assert!(run.status.success());
     assert_eq!(String::from_utf8(run.stdout).unwrap(), SAMPLE_OUTPUT);
-    snapshot_settings().bind(|| insta::assert_snapshot!("sample_output", SAMPLE_OUTPUT));
+    with_snapshots(|| insta::assert_snapshot!("sample_output", SAMPLE_OUTPUT));
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn a_corpus_covering_every_optimal_length_from_0_to_12() {
             answer[0], answer[1]
         ));
     }
-    snapshot_settings().bind(|| insta::assert_snapshot!("corpus_lengths_0_to_12", report));
+    with_snapshots(|| insta::assert_snapshot!("corpus_lengths_0_to_12", report));
 }
 
 /// The binary's stdout, stderr and exit status on `input`, for snapshots.
@@ -126,7 +126,7 @@ fn malformed_inputs_print_earlier_answers_then_a_precise_error() {
         );
         transcripts.push_str(&format!("=== {name}\n{text}"));
     }
-    snapshot_settings().bind(|| insta::assert_snapshot!("malformed_inputs", transcripts));
+    with_snapshots(|| insta::assert_snapshot!("malformed_inputs", transcripts));
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn empty_input_is_valid_and_gives_no_output() {
         let text = transcript(&["solve"], input);
         assert_eq!(text, "exit status: Some(0)\n--- stdout\n--- stderr\n");
     }
-    snapshot_settings().bind(|| {
+    with_snapshots(|| {
         insta::assert_snapshot!("empty_input", transcript(&["solve"], ""));
     });
 }

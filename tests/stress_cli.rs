@@ -3,13 +3,13 @@
 //! hang or flood. Each must be caught with the right verdict and its
 //! smallest failing case; the binary itself must pass.
 
-mod judge_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use judge_support::{run, stdout};
+use common::{run, stdout};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::format_input;
 use rotation_game::show::compact;
@@ -67,7 +67,7 @@ fn stress_fails(program: &str, extra: &[&str]) -> Report {
         result.status.code(),
         Some(1),
         "{text}\n{}",
-        judge_support::stderr(&result)
+        common::stderr(&result)
     );
     Report {
         text,

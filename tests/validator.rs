@@ -1,9 +1,9 @@
 //! The strict validator: one test per rule, and its agreement with the
 //! lenient parser.
 
-mod judge_support;
+mod common;
 
-use judge_support::{SAMPLE_INPUT, sample_boards};
+use common::{SAMPLE_INPUT, sample_boards};
 use proptest::prelude::*;
 use rotation_game::parser::{format_input, parse_all};
 use rotation_game::strategies::uniform_boards;

@@ -1,9 +1,13 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the statement's sample, the
+//! snapshot settings, and running the binary.
 
-#![allow(dead_code)]
+#![allow(dead_code)] // Each test file uses its own part of this module.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use rotation_game::Board;
 
 /// The statement's sample input.
 pub const SAMPLE_INPUT: &str = include_str!("../../examples/sample.txt");
@@ -11,19 +15,37 @@ pub const SAMPLE_INPUT: &str = include_str!("../../examples/sample.txt");
 /// The statement's sample output.
 pub const SAMPLE_OUTPUT: &str = "AC\n2\nDDHH\n2\n";
 
-/// insta settings that keep every snapshot in the top-level `snapshots/`
-/// folder, named without the module path.
-pub fn snapshot_settings() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings
+/// The sample's boards.
+pub fn sample_boards() -> Vec<Board> {
+    rotation_game::parser::parse_all(SAMPLE_INPUT.as_bytes()).expect("the sample is valid")
 }
 
-/// Runs the `rotation-game` binary with `args`, feeding `stdin`.
+/// Runs `body` with insta keeping snapshots in the top-level `snapshots/`
+/// folder, named without the module path.
+pub fn with_snapshots(body: impl FnOnce()) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(body);
+}
+
+/// The `rotation-game` command.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rotation-game"))
+}
+
+/// Runs `rotation-game` with `args` and no standard input.
+pub fn run(args: &[&str]) -> Output {
+    binary()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `rotation-game` with `args`, feeding `stdin`.
 pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rotation-game"))
+    let mut child = binary()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -39,4 +61,21 @@ pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
     let output = child.wait_with_output().expect("the binary finishes");
     writer.join().expect("the writer thread finishes");
     output
+}
+
+/// Writes `text` to `dir/name` and returns the path as a string.
+pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("the temporary directory is writable");
+    path.to_str().expect("temporary paths are UTF-8").to_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Standard output as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -48,6 +48,9 @@
 //! - [`solver`]: the [`Solver`] trait and the `pdb`, `ida` and `bfs` solvers;
 //! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`generator`]: seeded, reproducible board generators;
+//! - [`symmetry`]: the eight rotations and reflections of the board;
+//! - [`census`]: the exact number of boards at each optimal length;
+//! - [`verify`]: campaigns that cross-check solvers on generated boards;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves.
@@ -57,6 +60,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod census;
 pub mod generator;
 pub mod geometry;
 pub mod judge;
@@ -67,6 +71,8 @@ pub mod rank;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
+pub mod symmetry;
+pub mod verify;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};

@@ -1,10 +1,13 @@
 //! The `rotation-game` command: solve, check and verify The Rotation Game.
 
+mod census;
 mod exit;
 mod gen_args;
 mod generate;
 mod input;
+mod progress;
 mod solve;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -23,6 +26,8 @@ struct Cli {
 enum Command {
     Solve(solve::SolveArgs),
     Gen(generate::GenCommand),
+    Verify(verify::VerifyArgs),
+    Census(census::CensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +35,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Gen(args) => generate::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Census(args) => census::run(args),
     }
 }

@@ -29,13 +29,14 @@
 //! its bounds is a fault too ([`Fault::Refused`]).
 //!
 //! **Nothing shorter exists where `bfs` ran.** The breadth-first solver
-//! expands every board within `k` moves before any board at `k + 1` (see
-//! [`BfsSolver`](crate::BfsSolver)), so when it answers with `k` moves, no
-//! sequence of fewer moves solves the board: its answer's length is a proof
-//! of optimality by exhaustion, independent of the pattern database. Check 3
-//! then makes both proofs agree on every board where `bfs` ran. Asking
-//! `BfsSolver::new(k - 1)` to refuse the board would prove the same thing
-//! again at the cost of a second search, so the campaign does not.
+//! discovers, and tests, every board within `k - 1` moves before any board
+//! at `k` (see [`BfsSolver`](crate::BfsSolver)), so when it answers with `k`
+//! moves, no sequence of fewer moves solves the board: its answer's length
+//! is a proof of optimality by exhaustion, independent of the pattern
+//! database. Check 3 then makes both proofs agree on every board where
+//! `bfs` ran. Asking `BfsSolver::new(k - 1)` to refuse the board would prove
+//! the same thing again at the cost of a second search of the same levels,
+//! so the campaign does not.
 //!
 //! With the four checks, a solver passes a board only if its answer is
 //! exactly the judges' answer; the checks across solvers then cost nothing
@@ -317,7 +318,9 @@ pub struct SolverStats {
     pub name: String,
     /// Boards it was asked to solve (those within its `max_length`).
     pub boards: u64,
-    /// Time spent in its `solve`, summed over the threads.
+    /// Wall-clock time spent in its `solve` calls, summed over the threads
+    /// (so it can exceed the campaign's elapsed time, and it grows when the
+    /// machine is busy with other work).
     pub time: Duration,
 }
 
@@ -364,7 +367,17 @@ impl Report {
         for (length, count) in self.boards_by_length.iter().enumerate() {
             text.push_str(&format!("{length:>14} {count:>11}\n"));
         }
-        text.push_str("solver      boards    total time   per board\n");
+        let width = self
+            .solvers
+            .iter()
+            .map(|stats| stats.name.len())
+            .max()
+            .unwrap_or(0)
+            .max("solver".len());
+        text.push_str(&format!(
+            "{:<width$} {:>11} {:>13} {:>11}\n",
+            "solver", "boards", "total time", "per board"
+        ));
         for stats in &self.solvers {
             let per_board = if stats.boards == 0 {
                 "-".to_owned()
@@ -372,7 +385,7 @@ impl Report {
                 format_duration(stats.time / stats.boards as u32)
             };
             text.push_str(&format!(
-                "{:<6} {:>11} {:>13} {:>11}\n",
+                "{:<width$} {:>11} {:>13} {:>11}\n",
                 stats.name,
                 stats.boards,
                 format_duration(stats.time),

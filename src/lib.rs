@@ -48,6 +48,9 @@
 //! - [`solver`]: the [`Solver`] trait and the `pdb`, `ida` and `bfs` solvers;
 //! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`generator`]: seeded, reproducible board generators;
+//! - [`symmetry`]: the eight rotations and reflections of the board;
+//! - [`census`]: the exact number of boards at each optimal length;
+//! - [`verify`]: campaigns that cross-check solvers on generated boards;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - [`show`]: pictures of the board, as terminal text and SVG;
@@ -62,6 +65,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod census;
 pub mod checker;
 pub mod generator;
 pub mod geometry;
@@ -75,7 +79,9 @@ pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 pub mod stress;
+pub mod symmetry;
 pub mod validator;
+pub mod verify;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};

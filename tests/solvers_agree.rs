@@ -1,8 +1,10 @@
 //! The three solvers against each other, on generated boards.
 
 use proptest::prelude::*;
+use rotation_game::generator::{Generator, Mode};
 use rotation_game::pattern_database;
 use rotation_game::strategies::{scrambled_boards, uniform_boards};
+use rotation_game::verify::{BoardSource, Entrant, expected_answer, verify};
 use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solution, SolveError, Solver};
 
 /// Checks everything an answer must satisfy on its own: it replays to a
@@ -26,7 +28,9 @@ proptest! {
         let pdb = PdbSolver::default().solve(&board).unwrap();
         let ida = IdaSolver::default().solve(&board).unwrap();
         let bfs = BfsSolver::new(7).solve(&board).unwrap();
-        assert_sound(&board, &pdb);
+        for solution in [&pdb, &ida, &bfs] {
+            assert_sound(&board, solution);
+        }
         prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");
         prop_assert!(pdb.same_answer(&bfs), "pdb {pdb:?} bfs {bfs:?}");
         // The breadth-first reference confirms that nothing shorter exists:
@@ -49,7 +53,30 @@ proptest! {
         // keeps the test fast while still covering most uniform boards.
         if pdb.moves.len() <= 10 {
             let ida = IdaSolver::default().solve(&board).unwrap();
+            assert_sound(&board, &ida);
             prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn all_three_agree_on_boards_of_every_length_up_to_six(seed in any::<u64>(), length in 0..=6u8) {
+        let generator = Generator::new(seed, Mode::Depth(length)).unwrap();
+        let source = BoardSource::Generated { generator: &generator, count: 4 };
+        let (pdb, ida, bfs) = (PdbSolver::default(), IdaSolver::default(), BfsSolver::new(6));
+        let entrants = [Entrant::new(&pdb), Entrant::new(&ida), Entrant::up_to(&bfs, 6)];
+        let report = verify(source, &entrants, 1, &|_| {}).unwrap();
+        prop_assert!(report.passed(), "{}", report.disagreements[0]);
+        prop_assert_eq!(report.boards_by_length[usize::from(length)], 4);
+        prop_assert_eq!(report.solvers[2].boards, 4);
+    }
+
+    #[test]
+    fn pdb_gives_the_answer_derived_from_the_pattern_database(board in uniform_boards()) {
+        let pdb = PdbSolver::default().solve(&board).unwrap();
+        prop_assert!(pdb.same_answer(&expected_answer(&board)));
     }
 }

@@ -25,3 +25,7 @@ pub fn write_failure(error: &io::Error) -> ExitCode {
     eprintln!("rotation-game: cannot write the output: {error}");
     ExitCode::from(IO_ERROR)
 }
+
+/// A failure of the operating system, such as threads that cannot be
+/// started (sysexits' EX_OSERR).
+pub const OS_ERROR: u8 = 71;

@@ -1,14 +1,17 @@
 //! The `rotation-game` command: solve, check and verify The Rotation Game.
 
+mod census;
 mod check;
 mod exit;
 mod gen_args;
 mod generate;
 mod input;
+mod progress;
 mod show;
 mod solve;
 mod stress;
 mod validate;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -31,6 +34,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     Stress(stress::StressArgs),
     Show(show::ShowArgs),
+    Verify(verify::VerifyArgs),
+    Census(census::CensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +47,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Stress(args) => stress::run(args),
         Command::Show(args) => show::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Census(args) => census::run(args),
     }
 }

@@ -1,0 +1,102 @@
+//! `rotation-game verify` and `rotation-game census` as a user runs them.
+
+mod common;
+
+use common::run;
+
+#[test]
+fn a_passing_campaign_prints_a_summary_and_exits_0() {
+    let output = run(&[
+        "verify",
+        "--seed",
+        "3",
+        "--scramble",
+        "6",
+        "--boards",
+        "30",
+        "--max-depth",
+        "6",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "no progress bar off a terminal");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.starts_with("verified 30 boards (seed 3) on 2 threads in "),
+        "{text}"
+    );
+    assert!(text.contains("\nsolver      boards    total time   per board\npdb             30 "));
+    assert!(text.contains("\nbfs             30 "), "{text}");
+    assert!(text.contains("\ndisagreements: 0\n"));
+    assert!(text.ends_with(
+        "repeat with: rotation-game verify --seed 3 --scramble 6 --boards 30 --solvers pdb,ida,bfs\n"
+    ));
+}
+
+#[test]
+fn json_reports_the_same_for_any_thread_count() {
+    let report = |threads: &str| {
+        let output = run(&[
+            "verify",
+            "--seed",
+            "11",
+            "--boards",
+            "40",
+            "--solvers",
+            "pdb,bfs",
+            "--max-depth",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        json
+    };
+    let (one, two) = (report("1"), report("2"));
+    assert_eq!(one["passed"], true);
+    assert_eq!(one["mode"], "--uniform");
+    for key in [
+        "boards",
+        "boards_by_length",
+        "disagreements",
+        "seed",
+        "command",
+    ] {
+        assert_eq!(one[key], two[key], "{key}");
+    }
+    assert_eq!(one["solvers"][0]["name"], "pdb");
+    assert_eq!(one["solvers"][0]["boards"], 40);
+    let within_bound: u64 = one["boards_by_length"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["length"].as_u64().unwrap() <= 5)
+        .map(|row| row["boards"].as_u64().unwrap())
+        .sum();
+    assert_eq!(one["solvers"][1]["boards"], within_bound);
+}
+
+#[test]
+fn bad_command_lines_exit_2() {
+    for args in [
+        &["verify", "--depth", "14", "--seed", "1"][..],
+        &["verify", "--solvers", "pdb,fast"],
+        &["verify", "--max-depth", "10"],
+        &["verify", "--uniform", "--hardest"],
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn census_help_names_the_flags() {
+    let output = run(&["census", "--help"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("--threads") && text.contains("--json"));
+}

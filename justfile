@@ -33,6 +33,47 @@ stress program *flags:
 show board *flags:
     cargo run --release --quiet -- show {{quote(board)}} {{flags}}
 
+# Generate boards (e.g. just gen --seed 1 --depth 9 --boards 5).
+gen *ARGS:
+    cargo run --release --quiet -- gen {{ARGS}}
+
+# Verification campaign (e.g. just verify --seed 1 --uniform --boards 100000 --solvers pdb,ida).
+verify *ARGS:
+    cargo run --release --quiet -- verify {{ARGS}}
+
+# Exact census of all 9,465,511,770 boards.
+census *ARGS:
+    cargo run --release --quiet -- census {{ARGS}}
+
+# The gungraun-runner version must equal the gungraun crate's in Cargo.lock.
+gungraun_version := `grep -A1 'name = "gungraun-runner"' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p'`
+
+# Install gungraun-runner at the version Cargo.lock pins, if it is not there yet.
+gungraun-runner:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if [ "$(gungraun-runner --version 2>/dev/null)" != "gungraun-runner {{gungraun_version}}" ]; then
+        cargo install gungraun-runner --version {{gungraun_version}} --locked
+    fi
+
+# Run the instruction-count benches and fail if any regressed by more than 3% against the baseline.
+perf-gate: gungraun-runner
+    cargo bench --bench instructions -- --output-format=json > target/instructions.jsonl
+    cargo test --test perf_gate -- --ignored --nocapture
+
+# Rewrite benches/instructions.baseline from a fresh run of the instruction-count benches.
+perf-update: gungraun-runner
+    cargo bench --bench instructions -- --output-format=json > target/instructions.jsonl
+    PERF_GATE_UPDATE=1 cargo test --test perf_gate -- --ignored --nocapture
+
+# Save a criterion wall-clock baseline under NAME.
+bench-save NAME:
+    cargo bench --bench solve -- --save-baseline {{NAME}}
+
+# Compare the wall-clock benches with the criterion baseline NAME.
+bench-compare NAME:
+    cargo bench --bench solve -- --baseline {{NAME}}
+
 # Everything CI runs.
 ci:
     bash .ci/run

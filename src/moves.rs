@@ -3,7 +3,7 @@
 //! # Overview
 //!
 //! A [`Move`] rotates one line of seven cells by one place (see
-//! [`geometry::LINES`](crate::geometry::LINES) for the lines). Moves come in
+//! [`crate::geometry::LINES`] for the lines). Moves come in
 //! inverse pairs, A↔F, B↔E, C↔H and D↔G: a move followed by its inverse
 //! leaves every board as it was.
 //!

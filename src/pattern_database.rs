@@ -46,7 +46,7 @@ static DISTANCES: &[u8; SUBSET_COUNT] =
 /// reach the centre. Checked against the table by a test.
 pub const MAX_DISTANCE: u8 = 14;
 
-/// The embedded table, indexed by [`rank`](crate::rank::rank).
+/// The embedded table, indexed by [`crate::rank::rank`].
 pub fn distances() -> &'static [u8; SUBSET_COUNT] {
     DISTANCES
 }

@@ -55,8 +55,10 @@ pub trait Heuristic: Sync {
     }
 }
 
-/// IDA* with heuristic `H`; see the [module docs](self) for why it returns
-/// the lexicographically smallest optimal sequence.
+/// IDA* with heuristic `H`. It returns the lexicographically smallest
+/// optimal sequence: the first goal met at the first bound that has one, as
+/// the bound never passes the optimal length and each pass tries moves in
+/// order A..H.
 #[derive(Clone, Debug)]
 pub struct IdaStar<H> {
     heuristic: H,

@@ -74,6 +74,19 @@ bench-save NAME:
 bench-compare NAME:
     cargo bench --bench solve -- --baseline {{NAME}}
 
+# Solve throughput and peak memory of the real binary on BOARDS uniform boards, 1 and 2 threads side by side.
+measure-solve BOARDS="1000000":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release --quiet
+    input=target/measure-uniform-{{BOARDS}}.txt
+    [ -f "$input" ] || target/release/rotation-game gen --seed 1 --uniform --boards {{BOARDS}} > "$input"
+    ls -l "$input"
+    for threads in 1 2 1 2; do
+        /usr/bin/time -f "threads $threads: %e s wall, %U s user, %M KB peak resident" \
+            target/release/rotation-game solve --threads "$threads" "$input" > /dev/null
+    done
+
 # Everything CI runs.
 ci:
     bash .ci/run

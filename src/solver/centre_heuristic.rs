@@ -19,12 +19,12 @@ impl Heuristic for CentreHeuristic {
 
     #[inline]
     fn estimate(&self, board: &Board) -> (u8, ()) {
-        let most = Digit::ALL
-            .into_iter()
-            .map(|digit| board.centre_count(digit))
-            .max()
-            .unwrap_or(0);
-        ((8 - most) as u8, ())
+        let [ones, twos, _] = Digit::ALL;
+        let ones = board.centre_count(ones);
+        let twos = board.centre_count(twos);
+        // The centre has eight cells, so the 3s are whatever is left.
+        let threes = 8 - ones - twos;
+        ((8 - ones.max(twos).max(threes)) as u8, ())
     }
 }
 

@@ -50,13 +50,16 @@
 //! - [`generator`]: seeded, reproducible board generators;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
-//!   moves.
+//!   moves;
+//! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.
 //!
 //! `ARCHITECTURE.md` in the repository describes how they fit together.
 
 #![deny(missing_docs)]
 
 pub mod board;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod generator;
 pub mod geometry;
 pub mod judge;

@@ -49,6 +49,11 @@
 //! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`generator`]: seeded, reproducible board generators;
 //! - [`judge`]: judge output and the end-to-end `solve` pipeline;
+//! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
+//! - [`show`]: pictures of the board, as terminal text and SVG;
+//! - [`stress`]: runs another program on generated boards, with limits, and
+//!   finds its smallest failing case;
+//! - [`validator`]: the strict validator for test files;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves;
 //! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.
@@ -58,6 +63,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod checker;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod generator;
@@ -67,9 +73,12 @@ pub mod moves;
 pub mod parser;
 pub mod pattern_database;
 pub mod rank;
+pub mod show;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
+pub mod stress;
+pub mod validator;
 
 pub use board::{Board, BoardError, Digit};
 pub use moves::{Move, MoveSequence};

@@ -1,0 +1,278 @@
+//! Reading untrusted output line by line, in bounded memory and time.
+//!
+//! A [`LineReader`] never holds more than one fixed buffer and the first
+//! [`QUOTE_BYTES`] of the current line, whatever the output holds: an
+//! endless line, binary bytes, NULs. It stops with
+//! [`Stop::LimitExceeded`] as soon as it has read one byte past its limit,
+//! so that an output flood is decided without reading it all.
+
+use std::io::{self, Read};
+
+use crate::board::Board;
+use crate::checker::quote::{QUOTE_BYTES, Quote};
+use crate::moves::Move;
+
+/// Size of the read buffer.
+const BUFFER_SIZE: usize = 1 << 16;
+
+/// Why reading stopped before the end of the output.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// More than the limit's bytes.
+    LimitExceeded,
+    /// The output could not be read.
+    Io(io::Error),
+}
+
+/// Bytes that may end a line leniently: trailing spaces, tabs and the CR of
+/// a CRLF line end.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r')
+}
+
+/// What one line held, summarised as it streamed by.
+#[derive(Debug)]
+pub(crate) struct Line {
+    /// Line number, 1-based.
+    pub number: u64,
+    /// The first [`QUOTE_BYTES`] bytes of the line.
+    head: Vec<u8>,
+    /// The line's length in bytes, without its line feed.
+    length: u64,
+    /// Length of the run of blanks (space, tab, CR) that ends the line.
+    trailing_blanks: u64,
+    /// Whether the line's last byte is a CR (a CRLF line end).
+    pub ends_with_cr: bool,
+    /// Whether a line feed ended the line (otherwise the output did).
+    pub has_newline: bool,
+    /// Whether a blank is followed by a non-blank somewhere in the line.
+    pub has_inner_blank: bool,
+    /// Whether every non-blank byte is one of the move letters `A`–`H`.
+    pub letters_only: bool,
+    /// How many move letters the line holds.
+    pub letters: u64,
+    /// The board given to [`LineReader::next_line`] after the line's move
+    /// letters, applied in order.
+    pub replayed: Option<Board>,
+}
+
+impl Line {
+    /// The line without its trailing blanks, as far as it was kept; the
+    /// whole of it when [`Line::core_length`] is at most [`QUOTE_BYTES`].
+    pub fn core_head(&self) -> &[u8] {
+        let core = self.core_length().min(self.head.len() as u64) as usize;
+        &self.head[..core]
+    }
+
+    /// The length of the line without its trailing blanks.
+    pub fn core_length(&self) -> u64 {
+        self.length - self.trailing_blanks
+    }
+
+    /// Whether the line has trailing blanks (including a CR).
+    pub fn has_trailing_blanks(&self) -> bool {
+        self.trailing_blanks > 0
+    }
+
+    /// The line without its trailing blanks, quoted for a message.
+    pub fn quote_core(&self) -> Quote {
+        Quote::from_head(self.core_head(), self.core_length())
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        let room = QUOTE_BYTES.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.length += bytes.len() as u64;
+        for &byte in bytes {
+            if is_blank(byte) {
+                self.trailing_blanks += 1;
+                continue;
+            }
+            if self.trailing_blanks > 0 {
+                self.has_inner_blank = true;
+                self.trailing_blanks = 0;
+            }
+            match Move::from_letter(byte) {
+                Some(m) => {
+                    self.letters += 1;
+                    self.replayed = self.replayed.map(|board| board.apply(m));
+                }
+                None => self.letters_only = false,
+            }
+        }
+        if let Some(&last) = bytes.last() {
+            self.ends_with_cr = last == b'\r';
+        }
+    }
+}
+
+/// Reads lines from an output, at most `limit` bytes of it; see the
+/// [module docs](self).
+pub(crate) struct LineReader<R> {
+    input: R,
+    buffer: Box<[u8]>,
+    position: usize,
+    filled: usize,
+    /// Bytes read from the input so far.
+    total: u64,
+    limit: u64,
+    /// Lines started so far.
+    lines: u64,
+    at_end: bool,
+}
+
+impl<R: Read> LineReader<R> {
+    /// A reader over `input` that stops once it has read more than `limit`
+    /// bytes.
+    pub fn new(input: R, limit: u64) -> LineReader<R> {
+        LineReader {
+            input,
+            buffer: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            position: 0,
+            filled: 0,
+            total: 0,
+            limit,
+            lines: 0,
+            at_end: false,
+        }
+    }
+
+    /// The number the next line would have.
+    pub fn next_line_number(&self) -> u64 {
+        self.lines + 1
+    }
+
+    /// Reads more input into the buffer; false at the end of the output.
+    fn refill(&mut self) -> Result<bool, Stop> {
+        if self.at_end {
+            return Ok(false);
+        }
+        // One byte past the limit is enough to know it is exceeded.
+        let allowed = (self.limit - self.total.min(self.limit)).saturating_add(1);
+        let want = usize::try_from(allowed).unwrap_or(usize::MAX).min(BUFFER_SIZE);
+        loop {
+            match self.input.read(&mut self.buffer[..want]) {
+                Ok(0) => {
+                    self.at_end = true;
+                    return Ok(false);
+                }
+                Ok(read) => {
+                    self.total += read as u64;
+                    if self.total > self.limit {
+                        return Err(Stop::LimitExceeded);
+                    }
+                    self.position = 0;
+                    self.filled = read;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(Stop::Io(error)),
+            }
+        }
+    }
+
+    /// The next line, with the move letters in it applied to `replay_from`
+    /// when given; `None` at the end of the output.
+    pub fn next_line(&mut self, replay_from: Option<Board>) -> Result<Option<Line>, Stop> {
+        if self.position == self.filled && !self.refill()? {
+            return Ok(None);
+        }
+        self.lines += 1;
+        let mut line = Line {
+            number: self.lines,
+            head: Vec::with_capacity(QUOTE_BYTES),
+            length: 0,
+            trailing_blanks: 0,
+            ends_with_cr: false,
+            has_newline: false,
+            has_inner_blank: false,
+            letters_only: true,
+            letters: 0,
+            replayed: replay_from,
+        };
+        loop {
+            let available = &self.buffer[self.position..self.filled];
+            match available.iter().position(|&byte| byte == b'\n') {
+                Some(end) => {
+                    line.take(&available[..end]);
+                    line.has_newline = true;
+                    self.position += end + 1;
+                    return Ok(Some(line));
+                }
+                None => {
+                    line.take(available);
+                    self.position = self.filled;
+                    if !self.refill()? {
+                        return Ok(Some(line));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the rest of the output, up to the limit, without looking at it.
+    pub fn drain(&mut self) -> Result<(), Stop> {
+        self.position = self.filled;
+        while self.refill()? {
+            self.position = self.filled;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &[u8]) -> Vec<Line> {
+        let mut reader = LineReader::new(text, u64::MAX);
+        std::iter::from_fn(|| reader.next_line(None).unwrap()).collect()
+    }
+
+    #[test]
+    fn splits_lines_and_notes_their_ends() {
+        let found = lines(b"AC \r\n2\nx");
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].core_head(), b"AC");
+        assert!(found[0].ends_with_cr && found[0].has_trailing_blanks());
+        assert!(found[1].has_newline && !found[1].has_trailing_blanks());
+        assert!(!found[2].has_newline);
+        assert!(lines(b"").is_empty());
+        assert_eq!(lines(b"\n").len(), 1);
+    }
+
+    #[test]
+    fn classifies_letters_and_inner_blanks() {
+        let found = lines(b"ABH\nA B\nAI\nNo moves needed  \n");
+        assert!(found[0].letters_only && !found[0].has_inner_blank);
+        assert_eq!(found[0].letters, 3);
+        assert!(found[1].has_inner_blank);
+        assert!(!found[2].letters_only);
+        assert_eq!(found[3].core_head(), b"No moves needed");
+    }
+
+    #[test]
+    fn replays_move_letters_across_buffer_refills() {
+        let board: Board = "111132323132231222312133".parse().unwrap();
+        let moves = b"AC".repeat(BUFFER_SIZE);
+        let mut reader = LineReader::new(&moves[..], u64::MAX);
+        let line = reader.next_line(Some(board)).unwrap().unwrap();
+        let mut expected = board;
+        for _ in 0..BUFFER_SIZE {
+            expected = expected.apply_all(&[Move::ALL[0], Move::ALL[2]]);
+        }
+        assert_eq!(line.replayed, Some(expected));
+        assert_eq!(line.letters, 2 * BUFFER_SIZE as u64);
+        assert_eq!(line.quote_core().head().len(), QUOTE_BYTES);
+    }
+
+    #[test]
+    fn stops_one_byte_past_the_limit() {
+        let text = vec![b'A'; 1000];
+        let mut reader = LineReader::new(&text[..], 999);
+        assert!(matches!(reader.next_line(None), Err(Stop::LimitExceeded)));
+        let mut reader = LineReader::new(&text[..], 1000);
+        assert_eq!(reader.next_line(None).unwrap().unwrap().core_length(), 1000);
+        reader.drain().unwrap();
+    }
+}

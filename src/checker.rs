@@ -324,7 +324,10 @@ impl fmt::Display for Reason {
                 "line {line}: no newline at the end of the output (strict mode)"
             ),
             Reason::BlankLineAfterLastCase { line } => {
-                write!(f, "line {line}: blank line after the last case (strict mode)")
+                write!(
+                    f,
+                    "line {line}: blank line after the last case (strict mode)"
+                )
             }
             Reason::CentreMixed { found, optimal } => write!(
                 f,
@@ -334,10 +337,9 @@ impl fmt::Display for Reason {
                 f,
                 "\"No moves needed\" but the centre is mixed (optimal is {optimal} moves)"
             ),
-            Reason::WrongCentre { expected, found } => write!(
-                f,
-                "the moves leave {expected} in the centre, found {found}"
-            ),
+            Reason::WrongCentre { expected, found } => {
+                write!(f, "the moves leave {expected} in the centre, found {found}")
+            }
             Reason::TooLong { found, optimal } => {
                 write!(f, "{found} moves, optimal is {optimal}")
             }
@@ -345,10 +347,9 @@ impl fmt::Display for Reason {
                 f,
                 "optimal length but not the lexicographically smallest: expected {expected}, found {found}"
             ),
-            Reason::ExtraOutput { line, found } => write!(
-                f,
-                "line {line}: extra output after the last case: {found}"
-            ),
+            Reason::ExtraOutput { line, found } => {
+                write!(f, "line {line}: extra output after the last case: {found}")
+            }
             Reason::OutputLimitExceeded { limit } => {
                 write!(f, "output limit exceeded: more than {limit} bytes")
             }

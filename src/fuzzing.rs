@@ -20,6 +20,8 @@
 //! | --- | --- | --- |
 //! | [`parse`] | judge input | the lenient parser never panics, its errors point into the input, and its boards survive formatting and parsing again |
 //! | [`solve`] | a board, [decoded](decode_board) | the `pdb` answer is sound and optimal, and equals `bfs`'s and `ida`'s on short boards |
+//! | [`validate`] | a test file | whatever the strict validator accepts, the lenient parser accepts with the same boards |
+//! | [`check`] | a contestant's output for [`CHECK_INPUT`] | the checker never panics, is deterministic, keeps to its output limit, and says OK exactly for the right answer up to tolerated whitespace |
 //!
 //! # Why a feature
 //!
@@ -29,11 +31,15 @@
 //! for them: the fuzz crate and the tests (through the crate's
 //! dev-dependency on itself) enable it.
 
+mod check;
 mod parse;
 mod solve;
+mod validate;
 
+pub use check::{CHECK_INPUT, CHECK_OUTPUT_LIMIT, check, check_expected_output};
 pub use parse::parse;
 pub use solve::{BFS_BOUND, IDA_BOUND, decode_board, encode_board, solve};
+pub use validate::validate;
 
 /// A fuzz target: its name and the check it runs on each input.
 #[derive(Clone, Copy, Debug)]
@@ -48,11 +54,19 @@ pub struct Target {
 /// Every fuzz target, in alphabetical order.
 pub const TARGETS: &[Target] = &[
     Target {
+        name: "check",
+        check,
+    },
+    Target {
         name: "parse",
         check: parse,
     },
     Target {
         name: "solve",
         check: solve,
+    },
+    Target {
+        name: "validate",
+        check: validate,
     },
 ];

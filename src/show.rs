@@ -146,7 +146,11 @@ fn title(frame: &Frame) -> String {
 
 /// The board as 24 digits without spaces, the form `show` takes.
 pub fn compact(board: &Board) -> String {
-    board.values().iter().map(|v| char::from(b'0' + v)).collect()
+    board
+        .values()
+        .iter()
+        .map(|v| char::from(b'0' + v))
+        .collect()
 }
 
 /// ANSI colour code of each digit: red, green, blue.
@@ -230,10 +234,7 @@ fn draw_text(out: &mut String, frame: &Frame, colour: bool) {
 
 fn digit_text(digit: Digit, colour: bool) -> String {
     if colour {
-        format!(
-            "\x1b[1;{}m{digit}\x1b[0m",
-            ANSI_COLOURS[digit.index()]
-        )
+        format!("\x1b[1;{}m{digit}\x1b[0m", ANSI_COLOURS[digit.index()])
     } else {
         digit.to_string()
     }
@@ -261,7 +262,10 @@ pub fn svg(rows: &[Vec<Frame>]) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="16">"#
     );
-    let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<rect width="{width}" height="{height}" fill="white"/>"#
+    );
     for (row, frames) in rows.iter().enumerate() {
         for (column, frame) in frames.iter().enumerate() {
             draw_svg_panel(&mut out, frame, column * PANEL_WIDTH, row * PANEL_HEIGHT);

@@ -409,7 +409,10 @@ pub fn validate_each<R: Read>(
 /// # Errors
 ///
 /// The first rule the input breaks, with its line and column.
-pub fn validate<R: Read>(input: R, options: &ValidateOptions) -> Result<Vec<Board>, ValidationError> {
+pub fn validate<R: Read>(
+    input: R,
+    options: &ValidateOptions,
+) -> Result<Vec<Board>, ValidationError> {
     let mut boards = Vec::new();
     validate_each(input, options, &mut |board| boards.push(board))?;
     Ok(boards)
@@ -426,7 +429,10 @@ mod tests {
         let input = format!("{CASE}\n{CASE}\n0\n");
         let boards = validate(input.as_bytes(), &ValidateOptions::default()).unwrap();
         assert_eq!(boards, vec![CASE.parse::<Board>().unwrap(); 2]);
-        assert_eq!(validate(&b"0\n"[..], &ValidateOptions::default()).unwrap(), vec![]);
+        assert_eq!(
+            validate(&b"0\n"[..], &ValidateOptions::default()).unwrap(),
+            vec![]
+        );
     }
 
     #[test]

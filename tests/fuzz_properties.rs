@@ -15,6 +15,37 @@ fn token_soup() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(token, 0..80).prop_map(|tokens| tokens.concat().into_bytes())
 }
 
+/// Text made of the judge output's tokens and the check target's right
+/// answer, cut at random places.
+fn output_soup() -> impl Strategy<Value = Vec<u8>> {
+    let token = prop::sample::select(vec![
+        "A",
+        "C",
+        "D",
+        "H",
+        "AC",
+        "DDHH",
+        "No moves needed",
+        "1",
+        "2",
+        "3",
+        "\n",
+        "\n",
+        "\r\n",
+        " ",
+        "\t",
+    ]);
+    let right = fuzzing::check_expected_output().to_vec();
+    prop_oneof![
+        prop::collection::vec(token.clone(), 0..20).prop_map(|tokens| tokens.concat().into_bytes()),
+        (0..=right.len(), prop::collection::vec(token, 0..4)).prop_map(move |(cut, tokens)| {
+            let mut output = right[..cut].to_vec();
+            output.extend(tokens.concat().into_bytes());
+            output
+        }),
+    ]
+}
+
 /// Valid judge input with one byte overwritten.
 fn damaged_input() -> impl Strategy<Value = Vec<u8>> {
     (
@@ -48,6 +79,21 @@ proptest! {
     #[test]
     fn parse_passes_damaged_input(data in damaged_input()) {
         fuzzing::parse(&data);
+    }
+
+    #[test]
+    fn validate_passes_token_soup(data in token_soup()) {
+        fuzzing::validate(&data);
+    }
+
+    #[test]
+    fn validate_passes_damaged_input(data in damaged_input()) {
+        fuzzing::validate(&data);
+    }
+
+    #[test]
+    fn check_passes_output_soup(data in output_soup()) {
+        fuzzing::check(&data);
     }
 
     #[test]

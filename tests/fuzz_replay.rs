@@ -67,3 +67,12 @@ fn the_fuzz_crate_has_one_target_for_each_check() {
     let in_library: Vec<&str> = TARGETS.iter().map(|target| target.name).collect();
     assert_eq!(in_crate, in_library);
 }
+
+/// `fuzz/make-seeds.sh` spells out the check target's input; its right
+/// answer must be the one the target expects.
+#[test]
+fn the_check_seeds_answer_the_targets_input() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/check/right");
+    let right = fs::read(path).expect("the right output is a seed");
+    assert_eq!(right, rotation_game::fuzzing::check_expected_output());
+}

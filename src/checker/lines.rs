@@ -149,7 +149,9 @@ impl<R: Read> LineReader<R> {
         }
         // One byte past the limit is enough to know it is exceeded.
         let allowed = (self.limit - self.total.min(self.limit)).saturating_add(1);
-        let want = usize::try_from(allowed).unwrap_or(usize::MAX).min(BUFFER_SIZE);
+        let want = usize::try_from(allowed)
+            .unwrap_or(usize::MAX)
+            .min(BUFFER_SIZE);
         loop {
             match self.input.read(&mut self.buffer[..want]) {
                 Ok(0) => {

@@ -46,10 +46,13 @@
 //! let options = CheckOptions::default();
 //! let verdict = checker::check(&[board], &b"AC\n2\n"[..], &options);
 //! assert_eq!(verdict.kind(), VerdictKind::Ok);
-//! let verdict = checker::check(&[board], &b"CA\n2\n"[..], &options);
+//!
+//! // A and B move disjoint lines, so BA solves this board as AB does.
+//! let board: Board = "112212231113322333113322".parse()?;
+//! let verdict = checker::check(&[board], &b"BA\n3\n"[..], &options);
 //! assert_eq!(
 //!     verdict.to_string(),
-//!     "wrong answer case 1: optimal length but not the lexicographically smallest: expected AC, found CA"
+//!     "wrong answer case 1: optimal length but not the lexicographically smallest: expected AB, found BA"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -441,6 +444,24 @@ impl Checker {
         Checker {
             boards: boards.to_vec(),
             truth,
+        }
+    }
+
+    /// A checker for `boards` whose true answers are `answers`, one per
+    /// board, computed by the caller.
+    ///
+    /// The checker trusts them: a wrong answer here makes it judge wrongly
+    /// (an output shorter than a planted answer is a
+    /// [`Reason::ShorterThanOptimal`] failure).
+    ///
+    /// # Panics
+    ///
+    /// When `answers` and `boards` differ in length.
+    pub fn with_answers(boards: &[Board], answers: &[Solution]) -> Checker {
+        assert_eq!(boards.len(), answers.len(), "one answer per board");
+        Checker {
+            boards: boards.to_vec(),
+            truth: answers.to_vec(),
         }
     }
 

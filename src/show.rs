@@ -123,10 +123,10 @@ const CELL_PLACES: [(usize, usize); CELL_COUNT] = [
 fn caption(board: &Board) -> String {
     match board.uniform_centre() {
         Some(digit) => format!("centre: {digit} (solved)"),
-        None => format!(
-            "centre: mixed, {} moves from solved",
-            pattern_database::optimal_length(board)
-        ),
+        None => match pattern_database::optimal_length(board) {
+            1 => String::from("centre: mixed, 1 move from solved"),
+            length => format!("centre: mixed, {length} moves from solved"),
+        },
     }
 }
 
@@ -247,8 +247,8 @@ const SVG_COLOURS: [&str; 3] = ["#e45756", "#54a24b", "#4c78a8"];
 const CELL: usize = 36;
 
 /// Width and height of one picture in the SVG, title and caption included.
-const PANEL_WIDTH: usize = 9 * CELL;
-const PANEL_HEIGHT: usize = 10 * CELL;
+const PANEL_WIDTH: usize = 11 * CELL;
+const PANEL_HEIGHT: usize = 11 * CELL;
 
 /// Draws rows of frames (one row per board, say) as an SVG image: the same
 /// pictures as [`text`], with the moved line outlined.
@@ -260,7 +260,7 @@ pub fn svg(rows: &[Vec<Frame>]) -> String {
     // Writing to a String cannot fail.
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="16">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="14">"#
     );
     let _ = writeln!(
         out,
@@ -277,8 +277,12 @@ pub fn svg(rows: &[Vec<Frame>]) -> String {
 
 /// Appends one picture whose top left corner is at (`x0`, `y0`).
 fn draw_svg_panel(out: &mut String, frame: &Frame, x0: usize, y0: usize) {
-    let cell_x = |column: usize| x0 + CELL + column * CELL;
-    let cell_y = |row: usize| y0 + 3 * CELL / 2 + row * CELL;
+    // The board, 7 cells wide, centred in the panel; rows start below the
+    // title and the top labels.
+    let cell_x = |column: usize| x0 + 2 * CELL + column * CELL;
+    let cell_y = |row: usize| y0 + 2 * CELL + row * CELL;
+    let centre_x = |column: usize| cell_x(column) + CELL / 2;
+    let baseline = |row: usize| cell_y(row) + CELL / 2 + 5;
     let _ = writeln!(
         out,
         r#"<text x="{}" y="{}">{}</text>"#,
@@ -287,19 +291,18 @@ fn draw_svg_panel(out: &mut String, frame: &Frame, x0: usize, y0: usize) {
         title(frame)
     );
     for (letter, x, y) in [
-        ('A', cell_x(2), cell_y(0) - CELL / 2),
-        ('B', cell_x(4), cell_y(0) - CELL / 2),
-        ('F', cell_x(2), cell_y(7) + CELL / 2),
-        ('E', cell_x(4), cell_y(7) + CELL / 2),
-        ('H', cell_x(0) - CELL / 2, cell_y(2)),
-        ('C', cell_x(7) + CELL / 2, cell_y(2)),
-        ('G', cell_x(0) - CELL / 2, cell_y(4)),
-        ('D', cell_x(7) + CELL / 2, cell_y(4)),
+        ('A', centre_x(2), cell_y(0) - 8),
+        ('B', centre_x(4), cell_y(0) - 8),
+        ('F', centre_x(2), cell_y(7) + 20),
+        ('E', centre_x(4), cell_y(7) + 20),
+        ('H', cell_x(0) - 14, baseline(2)),
+        ('C', cell_x(7) + 14, baseline(2)),
+        ('G', cell_x(0) - 14, baseline(4)),
+        ('D', cell_x(7) + 14, baseline(4)),
     ] {
         let _ = writeln!(
             out,
-            r#"<text x="{x}" y="{}" text-anchor="middle">{letter}</text>"#,
-            y + CELL / 2 + 5
+            r#"<text x="{x}" y="{y}" text-anchor="middle">{letter}</text>"#
         );
     }
     let moved = frame.step.map_or(&[][..], |step| &step.played.line()[..]);
@@ -335,7 +338,7 @@ fn draw_svg_panel(out: &mut String, frame: &Frame, x0: usize, y0: usize) {
         out,
         r#"<text x="{}" y="{}">{}</text>"#,
         x0 + CELL / 2,
-        cell_y(7) + CELL + CELL / 2,
+        cell_y(7) + CELL + 10,
         caption(&frame.board)
     );
 }

@@ -28,6 +28,7 @@ use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use nix::sys::signal::Signal;
 use rayon::prelude::*;
 
 use crate::board::Board;
@@ -61,7 +62,10 @@ pub enum Failure {
     /// A signal killed the program.
     Signal(i32),
     /// The program ran out of time.
-    Timeout,
+    Timeout {
+        /// The time limit.
+        limit: std::time::Duration,
+    },
     /// The program printed more than the output limit.
     OutputFlood {
         /// The limit, in bytes.
@@ -74,9 +78,20 @@ pub enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::ExitStatus(code) => write!(f, "crash: exit status {code}"),
+            Failure::ExitStatus(code) => {
+                write!(f, "crash: exit status {code}")?;
+                // A shell running the program reports a signal as 128 + N.
+                match code.checked_sub(128).map(Signal::try_from) {
+                    Some(Ok(signal)) => write!(f, " (as a shell reports {})", signal.as_str()),
+                    _ => Ok(()),
+                }
+            }
             Failure::Signal(number) => write!(f, "crash: killed by {}", signal_name(*number)),
-            Failure::Timeout => f.write_str("timeout: the process group was killed"),
+            Failure::Timeout { limit } => write!(
+                f,
+                "timeout: still running after {} s, the process group was killed",
+                limit.as_secs_f64()
+            ),
             Failure::OutputFlood { limit } => write!(
                 f,
                 "output flood: more than {limit} bytes, the process group was killed"
@@ -113,7 +128,9 @@ pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option
     let input = format_input(boards);
     let output = run_program(&options.program, input.as_bytes(), &options.limits)?;
     let failure = match output.termination {
-        Termination::TimedOut => Some(Failure::Timeout),
+        Termination::TimedOut => Some(Failure::Timeout {
+            limit: options.limits.timeout,
+        }),
         Termination::OutputFlood => Some(Failure::OutputFlood {
             limit: options.limits.output_limit,
         }),
@@ -230,5 +247,50 @@ pub fn campaign(
                 smallest: Box::new(smallest),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::generator::Mode;
+
+    fn options(program: &str) -> StressOptions {
+        StressOptions {
+            program: program.to_owned(),
+            limits: RunLimits {
+                timeout: Duration::from_secs(5),
+                output_limit: 1 << 20,
+            },
+            cases_per_run: 3,
+            jobs: 1,
+            strict_whitespace: false,
+        }
+    }
+
+    #[test]
+    fn failures_say_what_they_are() {
+        assert_eq!(Failure::Signal(11).to_string(), "crash: killed by SIGSEGV");
+        assert_eq!(
+            Failure::ExitStatus(134).to_string(),
+            "crash: exit status 134 (as a shell reports SIGABRT)"
+        );
+        assert_eq!(Failure::ExitStatus(1).to_string(), "crash: exit status 1");
+    }
+
+    #[test]
+    fn shrinking_tries_the_fewest_moves_first() {
+        let boards: Vec<Board> = [5, 2, 3]
+            .map(|depth| Generator::new(1, Mode::Depth(depth)).unwrap().board(0))
+            .to_vec();
+        let silent = options("cat >/dev/null");
+        let failed = judge_run(&boards, &silent)
+            .unwrap()
+            .expect("no output fails");
+        let smallest = shrink(failed, &silent).unwrap();
+        assert_eq!(smallest.boards, [boards[1]]);
+        assert!(matches!(smallest.failure, Failure::Rejected(_)));
     }
 }

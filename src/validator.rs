@@ -187,6 +187,7 @@ impl fmt::Display for Rule {
                 f,
                 "a ninth {digit}: each of 1, 2 and 3 must appear exactly 8 times"
             ),
+            Rule::TooManyCases { max_cases: 1 } => f.write_str("more than 1 case (--max-cases 1)"),
             Rule::TooManyCases { max_cases } => {
                 write!(f, "more than {max_cases} cases (--max-cases {max_cases})")
             }

@@ -1,7 +1,9 @@
 //! Running an untrusted program on one input, within limits.
 //!
 //! [`run_program`] runs a command line through `sh -c` in a process group of
-//! its own, feeds it the input on standard input, and collects standard
+//! its own (see [`shell_script`] for how: a plain command is `exec`ed, so
+//! that the program itself leads the group and its death by a signal is
+//! seen as such), feeds it the input on standard input, and collects standard
 //! output (at most the output limit plus one byte) and the start of standard
 //! error. When the program exits, overruns its time or floods its output,
 //! the whole group is killed with `SIGKILL`, so that nothing it started
@@ -144,15 +146,40 @@ fn has_exited(pid: Pid) -> io::Result<bool> {
 }
 
 fn termination_of(status: ExitStatus) -> Termination {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Termination::Exited(code),
-        (None, Some(signal)) => Termination::Signalled(signal),
-        // A stopped or continued status is not an end; wait() reports neither.
-        (None, None) => Termination::Signalled(0),
+    // wait() reports only ends: an exit status, or the signal that killed.
+    match status.code() {
+        Some(code) => Termination::Exited(code),
+        None => Termination::Signalled(status.signal().unwrap_or_default()),
     }
 }
 
-/// Runs `command` (through `sh -c`) on `input`; see the [module
+/// The script `sh -c` gets for `command`.
+///
+/// A plain command (words of letters, digits, quotes and ``_./-=:,+@%``, not
+/// starting with an assignment or a reserved word) is prefixed with `exec`,
+/// so that the shell replaces itself with the program: the program leads the
+/// process group, and a signal that kills it is reported as that signal.
+/// Anything else (pipes, `;`, `&&`, redirections, expansions) runs as a
+/// script, and a signal that kills its last command shows, as shells report
+/// it, as exit status 128 + N.
+pub fn shell_script(command: &str) -> String {
+    const RESERVED: [&str; 7] = ["exec", "if", "while", "until", "for", "case", "command"];
+    let plain_characters = command
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || " _./-=:,+@%\"'".contains(c));
+    let first_word = command.split_whitespace().next().unwrap_or("");
+    let plain = plain_characters
+        && !first_word.is_empty()
+        && !first_word.contains('=')
+        && !RESERVED.contains(&first_word);
+    if plain {
+        format!("exec {command}")
+    } else {
+        command.to_owned()
+    }
+}
+
+/// Runs `command` (through `sh -c`, see [`shell_script`]) on `input`; see the [module
 /// docs](self).
 ///
 /// # Errors
@@ -162,7 +189,7 @@ pub fn run_program(command: &str, input: &[u8], limits: &RunLimits) -> io::Resul
     let started = Instant::now();
     let mut child = Command::new("sh")
         .arg("-c")
-        .arg(command)
+        .arg(shell_script(command))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -260,6 +287,32 @@ mod tests {
         let run = run_program("kill -SEGV $$", b"", &limits()).unwrap();
         assert_eq!(run.termination, Termination::Signalled(11));
         assert_eq!(signal_name(11), "SIGSEGV");
+    }
+
+    #[test]
+    fn plain_commands_are_execed_and_scripts_left_alone() {
+        assert_eq!(shell_script("./sol --fast"), "exec ./sol --fast");
+        assert_eq!(
+            shell_script("python3 'my sol.py'"),
+            "exec python3 'my sol.py'"
+        );
+        for script in ["a | b", "a; b", "a > out", "X=1 a", "exec a", "$HOME/a", ""] {
+            assert_eq!(shell_script(script), script);
+        }
+    }
+
+    #[test]
+    fn a_plain_programs_signal_is_seen_as_a_signal() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("crash.sh");
+        std::fs::write(&script, "#!/bin/sh\nkill -ABRT $$\n").unwrap();
+        let command = format!("sh {}", script.display());
+        let plain = run_program(&command, b"", &limits()).unwrap();
+        assert_eq!(plain.termination, Termination::Signalled(6));
+        let piped = run_program(&format!("{command} | cat"), b"", &limits()).unwrap();
+        assert_eq!(piped.termination, Termination::Exited(0));
+        let last = run_program(&format!("true; {command}"), b"", &limits()).unwrap();
+        assert_eq!(last.termination, Termination::Exited(128 + 6));
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! The `rotation-game` command: solve, check and verify The Rotation Game.
 
+mod check;
 mod exit;
 mod gen_args;
 mod generate;
 mod input;
+mod show;
 mod solve;
+mod stress;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -23,6 +27,10 @@ struct Cli {
 enum Command {
     Solve(solve::SolveArgs),
     Gen(generate::GenCommand),
+    Check(check::CheckArgs),
+    Validate(validate::ValidateArgs),
+    Stress(stress::StressArgs),
+    Show(show::ShowArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +38,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Gen(args) => generate::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Stress(args) => stress::run(args),
+        Command::Show(args) => show::run(args),
     }
 }

@@ -1,0 +1,127 @@
+//! `rotation-game check`: judges a contestant's output, in the testlib or the
+//! Kattis/DOMjudge convention.
+
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use rotation_game::checker::{CheckOptions, Checker, DEFAULT_OUTPUT_LIMIT, Reason, Verdict};
+
+use crate::exit;
+
+/// Judge a contestant's output against the exact answers, which the checker
+/// computes itself.
+///
+/// testlib convention (default):
+///     rotation-game check INPUT OUTPUT [ANSWER]
+/// The verdict goes to standard error as one line; exit 0 OK, 1 wrong
+/// answer, 2 wrong output format, 3 FAIL (bad judge input, a wrong jury
+/// ANSWER, an unreadable file).
+///
+/// Kattis/DOMjudge convention:
+///     rotation-game check --kattis INPUT ANSWER FEEDBACK_DIR < OUTPUT
+/// The verdict goes to FEEDBACK_DIR/judgemessage.txt; exit 42 accepted,
+/// 43 wrong answer (or format), 3 FAIL. Further arguments from the judge
+/// system are accepted; "space_change_sensitive" turns on --strict.
+///
+/// Per case the output holds a line of moves (letters A-H, or exactly
+/// "No moves needed") and a line with the centre digit. Trailing spaces,
+/// CRLF line ends, a missing final newline and blank lines after the last
+/// case are accepted unless --strict. An output longer than
+/// --output-limit is a wrong answer, decided without reading it all.
+#[derive(Args)]
+#[command(verbatim_doc_comment)]
+pub struct CheckArgs {
+    /// The judge input (24 values per case, final 0).
+    input: PathBuf,
+
+    /// testlib: the contestant's OUTPUT. Kattis: the jury's ANSWER.
+    #[arg(value_name = "OUTPUT|ANSWER")]
+    second: PathBuf,
+
+    /// testlib: the jury's ANSWER, checked too when given. Kattis: the
+    /// FEEDBACK_DIR.
+    #[arg(value_name = "ANSWER|FEEDBACK_DIR")]
+    third: Option<PathBuf>,
+
+    /// Further arguments a Kattis-style judge system passes.
+    #[arg(hide = true)]
+    judge_flags: Vec<String>,
+
+    /// Use the Kattis/DOMjudge convention: the output on standard input,
+    /// exit 42/43, the message in FEEDBACK_DIR/judgemessage.txt.
+    #[arg(long)]
+    kattis: bool,
+
+    /// Make trailing whitespace, CRLF line ends, a missing final newline
+    /// and blank lines after the last case wrong output formats.
+    #[arg(long)]
+    strict: bool,
+
+    /// The most bytes the output may hold.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
+    output_limit: u64,
+}
+
+/// A FAIL verdict for a file that cannot be opened.
+fn unopenable(path: &Path, error: &io::Error) -> Verdict {
+    Verdict::new(
+        None,
+        Reason::Unreadable {
+            message: format!("{}: {error}", path.display()),
+        },
+    )
+}
+
+/// The checker for the judge input at `path`, or a FAIL verdict.
+fn load_checker(path: &Path) -> Result<Checker, Verdict> {
+    let input = File::open(path).map_err(|error| unopenable(path, &error))?;
+    Checker::from_judge_input(input)
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let options = CheckOptions {
+        strict_whitespace: args.strict
+            || (args.kattis
+                && args
+                    .judge_flags
+                    .iter()
+                    .any(|f| f == "space_change_sensitive")),
+        output_limit: args.output_limit,
+    };
+    if args.kattis {
+        let Some(feedback_dir) = &args.third else {
+            eprintln!("rotation-game: check --kattis needs INPUT ANSWER FEEDBACK_DIR");
+            return ExitCode::from(exit::USAGE);
+        };
+        let verdict = load_checker(&args.input).and_then(|checker| {
+            let answer = File::open(&args.second).map_err(|e| unopenable(&args.second, &e))?;
+            Ok(checker.check_with_answer(io::stdin().lock(), Some(answer), &options))
+        });
+        let verdict = verdict.unwrap_or_else(|fail| fail);
+        eprintln!("{verdict}");
+        let message = feedback_dir.join("judgemessage.txt");
+        if let Err(error) = fs::write(&message, format!("{verdict}\n")) {
+            eprintln!("rotation-game: cannot write {}: {error}", message.display());
+            return ExitCode::from(exit::IO_ERROR);
+        }
+        return ExitCode::from(verdict.kind().kattis_exit_code());
+    }
+    if !args.judge_flags.is_empty() {
+        eprintln!("rotation-game: check takes INPUT OUTPUT [ANSWER] (more only with --kattis)");
+        return ExitCode::from(exit::USAGE);
+    }
+    let verdict = load_checker(&args.input).and_then(|checker| {
+        let output = File::open(&args.second).map_err(|e| unopenable(&args.second, &e))?;
+        let answer = match &args.third {
+            Some(path) => Some(File::open(path).map_err(|e| unopenable(path, &e))?),
+            None => None,
+        };
+        Ok(checker.check_with_answer(output, answer, &options))
+    });
+    let verdict = verdict.unwrap_or_else(|fail| fail);
+    eprintln!("{verdict}");
+    ExitCode::from(verdict.kind().testlib_exit_code())
+}

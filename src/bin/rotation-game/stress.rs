@@ -1,0 +1,230 @@
+//! `rotation-game stress`: runs someone else's program on generated boards
+//! and reports its smallest failing case.
+
+use std::fs;
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rotation_game::checker::{DEFAULT_OUTPUT_LIMIT, Quote};
+use rotation_game::show::compact;
+use rotation_game::stress::process::RunLimits;
+use rotation_game::stress::{self, FailedRun, Outcome, StressOptions};
+use rotation_game::{PdbSolver, Solver, pattern_database};
+
+use crate::exit;
+use crate::gen_args::GenArgs;
+
+/// Run a program on generated boards and judge every output with the
+/// checker; on a failure, find and report the smallest failing case.
+///
+/// PROGRAM is one string, run by "sh -c" (so quoting, pipes and
+/// redirections work) in a process group of its own: a timeout or an output
+/// flood kills the whole group, children and grandchildren included, and so
+/// does the end of every run. A plain command (no pipes, ";", redirections
+/// or "$") is exec'd by the shell, so that a signal killing the program is
+/// named; in a script, the shell reports it as exit status 128 + N.
+///
+/// When a run fails, its cases are re-run one at a time, fewest optimal
+/// moves first, and the first that fails alone is reported: the case, the
+/// expected output, the program's output (shortened), the verdict, and the
+/// "rotation-game show" command that draws it. Crashes (exit status or
+/// signal), timeouts, output floods and wrong or garbled output are each
+/// reported as what they are.
+///
+/// Exit status: 0 when every case passed, 1 on a failure, 2 on a bad
+/// command line, 74 when the program cannot be started or FILE written.
+#[derive(Args)]
+#[command(verbatim_doc_comment)]
+pub struct StressArgs {
+    /// The program's command line, run by "sh -c".
+    #[arg(long, value_name = "PROGRAM")]
+    program: String,
+
+    #[command(flatten)]
+    generator: GenArgs,
+
+    /// How many cases each run of the program gets.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    cases_per_run: u64,
+
+    /// How many runs go at once (default: the number of CPUs).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..1024))]
+    jobs: Option<u64>,
+
+    /// Wall-clock seconds allowed per run.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_seconds)]
+    timeout: f64,
+
+    /// The most bytes of output allowed per run.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
+    output_limit: u64,
+
+    /// Judge outputs with strict whitespace (as check --strict).
+    #[arg(long)]
+    strict: bool,
+
+    /// Write the smallest failing case to FILE as judge input.
+    #[arg(long, value_name = "FILE")]
+    save_failing_to: Option<PathBuf>,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!(
+            "expected seconds between 0 and 86400, found {text:?}"
+        )),
+    }
+}
+
+pub fn run(args: StressArgs) -> ExitCode {
+    let generator = match args.generator.generator() {
+        Ok(generator) => generator,
+        Err(error) => {
+            eprintln!("rotation-game: {error}");
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    let count = generator.count(args.generator.boards);
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |jobs| jobs as usize,
+    );
+    let options = StressOptions {
+        program: args.program.clone(),
+        limits: RunLimits {
+            timeout: Duration::from_secs_f64(args.timeout),
+            output_limit: args.output_limit,
+        },
+        cases_per_run: args.cases_per_run,
+        jobs,
+        strict_whitespace: args.strict,
+    };
+    let bar = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(count);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {elapsed} elapsed, eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let outcome = stress::campaign(&generator, count, &options, &|cases| bar.inc(cases));
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    match outcome {
+        Err(error) => {
+            eprintln!("rotation-game: cannot run {:?}: {error}", args.program);
+            ExitCode::from(exit::IO_ERROR)
+        }
+        Ok(Outcome::Passed { cases, runs }) => {
+            println!(
+                "stress: ok, {cases} cases in {runs} runs passed (seed {}, {seconds:.1} s)",
+                generator.seed()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(Outcome::Failed {
+            run,
+            first_board,
+            smallest,
+        }) => {
+            println!(
+                "stress: the run of boards {}..{} (seed {}) failed: {}",
+                first_board,
+                first_board + run.boards.len() as u64,
+                generator.seed(),
+                run.failure
+            );
+            report(&smallest);
+            if let Some(path) = &args.save_failing_to {
+                if let Err(error) = fs::write(path, smallest.input()) {
+                    eprintln!("rotation-game: cannot write {}: {error}", path.display());
+                    return ExitCode::from(exit::IO_ERROR);
+                }
+                println!("saved to {}", path.display());
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints the smallest failing case: input, expected and actual output,
+/// verdict, and the command that draws it.
+fn report(failed: &FailedRun) {
+    let solver = PdbSolver::default();
+    let solutions: Vec<_> = failed
+        .boards
+        .iter()
+        .map(|board| {
+            solver
+                .solve(board)
+                .expect("the pdb solver answers every board")
+        })
+        .collect();
+    if failed.boards.len() == 1 {
+        println!(
+            "smallest failing case ({} optimal moves):",
+            pattern_database::optimal_length(&failed.boards[0])
+        );
+    } else {
+        println!("no case fails alone; the failing run:");
+    }
+    println!("input:");
+    print_indented(&failed.input());
+    println!("expected output:");
+    let mut expected = Vec::new();
+    for solution in &solutions {
+        rotation_game::judge::write_judge_answer(&mut expected, solution);
+    }
+    print_indented(&String::from_utf8_lossy(&expected));
+    print_output(&failed.output.stdout, 2 * failed.boards.len() + 2);
+    if !failed.output.stderr.is_empty() {
+        println!("program stderr: {}", Quote::new(&failed.output.stderr));
+    }
+    println!("verdict: {}", failed.failure);
+    for (board, solution) in failed.boards.iter().zip(&solutions) {
+        if solution.moves.is_empty() {
+            println!("show it: rotation-game show {}", compact(board));
+        } else {
+            println!(
+                "show it: rotation-game show {} --moves {}",
+                compact(board),
+                solution.moves
+            );
+        }
+    }
+}
+
+/// Prints the program's output, at most `max_lines` lines of it, each
+/// escaped and shortened.
+fn print_output(stdout: &[u8], max_lines: usize) {
+    if stdout.is_empty() {
+        println!("program output: empty");
+        return;
+    }
+    println!("program output ({} bytes):", stdout.len());
+    let lines: Vec<&[u8]> = stdout.split(|&byte| byte == b'\n').collect();
+    // A final line feed leaves an empty piece that is no line.
+    let count = lines.len() - usize::from(stdout.ends_with(b"\n"));
+    for line in &lines[..count.min(max_lines)] {
+        println!("    {}", Quote::new(line));
+    }
+    if count > max_lines {
+        println!("    … ({} more lines)", count - max_lines);
+    }
+}
+
+fn print_indented(text: &str) {
+    for line in text.lines() {
+        println!("    {line}");
+    }
+}

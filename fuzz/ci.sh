@@ -41,10 +41,9 @@ for target in $(cargo +nightly fuzz list); do
         grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed "s/^/fuzz: $target: /"
     else
         failed+=("$target")
-        echo "fuzz: $target FAILED; the end of its log:"
-        grep -v '^"' "$log" | tail -n 40
-        grep -h -E 'Test unit written to|artifact_prefix' "$log" | sed "s/^/fuzz: $target: /" || true
-        echo "fuzz: artifacts: $(ls -d "$root/fuzz/artifacts/$target/"* 2>/dev/null | tr '\n' ' ')"
+        echo "fuzz: $target FAILED (whole log: $log):"
+        grep -E -A 4 'panicked at|==[0-9]+==ERROR|ERROR: libFuzzer|^SUMMARY' "$log" || tail -n 40 "$log"
+        grep -h -o 'Test unit written to .*' "$log" | sed "s/^/fuzz: $target: /" || true
     fi
     rm -rf "$corpus"
 done

@@ -58,7 +58,8 @@
 //!   finds its smallest failing case;
 //! - [`validator`]: the strict validator for test files;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
-//!   moves.
+//!   moves;
+//! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.
 //!
 //! `ARCHITECTURE.md` in the repository describes how they fit together.
 
@@ -67,6 +68,8 @@
 pub mod board;
 pub mod census;
 pub mod checker;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod generator;
 pub mod geometry;
 pub mod judge;

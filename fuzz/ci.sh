@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# CI step: runs every fuzz target for FUZZ_SECONDS seconds (default 30) with
+# a fixed libFuzzer seed (FUZZ_SEED, default 1), starting from the committed
+# seeds. A crash fails the step and its artifact path is printed.
+#
+# Needs a nightly toolchain (libFuzzer instrumentation is nightly-only): when
+# there is none the step says so and is skipped (exit 0). cargo-fuzz is
+# installed when missing.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+seconds="${FUZZ_SECONDS:-30}"
+seed="${FUZZ_SEED:-1}"
+
+if ! command -v rustup >/dev/null 2>&1 || ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    echo "fuzz: SKIPPED: no nightly Rust toolchain (install one with 'rustup toolchain install nightly')"
+    exit 0
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: cargo-fuzz is missing; installing it"
+    cargo install cargo-fuzz --locked
+fi
+
+echo "fuzz: building the targets ($(cargo +nightly fuzz --version), $(rustup run nightly rustc --version))"
+cargo +nightly fuzz build
+
+logs="$(mktemp -d)"
+failed=()
+for target in $(cargo +nightly fuzz list); do
+    corpus="$(mktemp -d)"
+    dictionary=()
+    if [ "$target" != solve ]; then
+        dictionary=("-dict=fuzz/rotation.dict")
+    fi
+    log="$logs/$target.log"
+    echo "fuzz: $target for ${seconds}s (-seed=$seed), log $log"
+    if cargo +nightly fuzz run "$target" "$corpus" "fuzz/seeds/$target" -- \
+        -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        "${dictionary[@]}" >"$log" 2>&1; then
+        grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed "s/^/fuzz: $target: /"
+    else
+        failed+=("$target")
+        echo "fuzz: $target FAILED (whole log: $log):"
+        grep -E -A 4 'panicked at|==[0-9]+==ERROR|ERROR: libFuzzer|^SUMMARY' "$log" || tail -n 40 "$log"
+        grep -h -o 'Test unit written to .*' "$log" | sed "s/^/fuzz: $target: /" || true
+    fi
+    rm -rf "$corpus"
+done
+
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fuzz: FAILED: ${failed[*]}; reproduce with: cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/ARTIFACT"
+    exit 1
+fi
+echo "fuzz: all targets passed"

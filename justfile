@@ -87,6 +87,44 @@ measure-solve BOARDS="1000000":
             target/release/rotation-game solve --threads "$threads" "$input" > /dev/null
     done
 
+# Fuzz TARGET (check, parse, solve, validate) for SECONDS s; corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
+fuzz TARGET SECONDS="60":
+    cd fuzz && mkdir -p corpus/{{TARGET}} && cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout=10 -dict=rotation.dict
+
+# Fuzz every target in turn, SECONDS seconds each.
+fuzz-all SECONDS:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    for target in $(cd fuzz && cargo +nightly fuzz list); do
+        {{just_executable()}} -f {{justfile()}} -d "$PWD" fuzz "$target" {{SECONDS}}
+    done
+
+# Minimize fuzz/corpus/TARGET in place (copy other corpora in first to merge them).
+fuzz-cmin TARGET:
+    cd fuzz && cargo +nightly fuzz cmin {{TARGET}} corpus/{{TARGET}} -- -rss_limit_mb=2048
+
+# Coverage of TARGET over its corpus and seeds, HTML in fuzz/coverage/TARGET/html (needs llvm-tools-preview on nightly).
+fuzz-coverage TARGET:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if ! rustup component list --toolchain nightly --installed | grep -q '^llvm-tools'; then
+        echo "fuzz-coverage needs llvm-tools-preview on nightly, which is not installed:" >&2
+        echo "  rustup component add llvm-tools-preview --toolchain nightly" >&2
+        exit 1
+    fi
+    cd fuzz
+    mkdir -p corpus/{{TARGET}}
+    cargo +nightly fuzz coverage {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}}
+    host="$(rustc +nightly -vV | sed -n 's/^host: //p')"
+    llvm_cov="$(rustc +nightly --print sysroot)/lib/rustlib/$host/bin/llvm-cov"
+    binary="target/$host/coverage/$host/release/{{TARGET}}"
+    profile="coverage/{{TARGET}}/coverage.profdata"
+    ignore='/rustc/|\.cargo/registry|fuzz/fuzz_targets'
+    "$llvm_cov" report "$binary" -instr-profile="$profile" -ignore-filename-regex="$ignore"
+    "$llvm_cov" show "$binary" -instr-profile="$profile" -ignore-filename-regex="$ignore" \
+        -format=html -output-dir="coverage/{{TARGET}}/html"
+    echo "HTML report: fuzz/coverage/{{TARGET}}/html/index.html"
+
 # Everything CI runs.
 ci:
     bash .ci/run

@@ -14,6 +14,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::Instant;
@@ -212,16 +214,19 @@ pub fn solve_stream<R: Read + Send, W: Write>(
 ) -> io::Result<SolveSummary> {
     let mut summary = SolveSummary::default();
     let mut cases = CaseReader::new(input);
-    if options.threads <= 1 {
+    // A person typing cases gets each answer at once, which batches of
+    // cases for several threads would hold back.
+    if options.threads <= 1 || options.interactive {
         let limit = if options.interactive { 1 } else { BATCH_CASES };
         loop {
             let (batch, more) = read_batch(&mut cases, limit, options.keep_going);
             let answers = answer_batch(batch, solver, options);
+            let stop = !more || stops_the_run(&answers, options);
             write_answers(answers, &mut output, report, &mut summary)?;
             if options.interactive {
                 output.flush()?;
             }
-            if !more {
+            if stop {
                 break;
             }
         }
@@ -230,6 +235,12 @@ pub fn solve_stream<R: Read + Send, W: Write>(
     }
     output.flush()?;
     Ok(summary)
+}
+
+/// Whether a batch's answers end the run: without `keep_going`, any bad
+/// case does (a refused board as much as bad input).
+fn stops_the_run(answers: &Answers, options: SolveOptions) -> bool {
+    !options.keep_going && !answers.errors.is_empty()
 }
 
 /// The several-thread form of [`solve_stream`].
@@ -252,56 +263,83 @@ fn solve_in_parallel<R: Read + Send, W: Write>(
     }
     let (batch_sender, batch_receiver) = mpsc::sync_channel::<(usize, Batch)>(options.threads);
     let batch_receiver = Mutex::new(batch_receiver);
-    let (answer_sender, answer_receiver) = mpsc::channel::<(usize, Answers)>();
+    let (answer_sender, answer_receiver) = mpsc::channel::<(usize, thread::Result<Answers>)>();
+    // Set by the writer when it stops early, so that no more input is read
+    // and no more batches are solved.
+    let cancelled = AtomicBool::new(false);
     thread::scope(|scope| {
-        scope.spawn(move || {
-            for index in 0.. {
-                if token_receiver.recv().is_err() {
-                    return; // The writer stopped.
-                }
-                let (batch, more) = read_batch(&mut cases, BATCH_CASES, options.keep_going);
-                if batch_sender.send((index, batch)).is_err() || !more {
-                    return;
-                }
-            }
-        });
-        for _ in 0..options.threads {
-            let answer_sender = answer_sender.clone();
-            let batch_receiver = &batch_receiver;
-            scope.spawn(move || {
-                loop {
-                    let next = batch_receiver.lock().expect("no worker panics").recv();
-                    let Ok((index, batch)) = next else { return };
-                    let answers = answer_batch(batch, solver, options);
-                    if answer_sender.send((index, answers)).is_err() {
+        let cancelled = &cancelled;
+        thread::Builder::new()
+            .name("solve-reader".into())
+            .spawn_scoped(scope, move || {
+                for index in 0.. {
+                    if token_receiver.recv().is_err() || cancelled.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let (batch, more) = read_batch(&mut cases, BATCH_CASES, options.keep_going);
+                    if batch_sender.send((index, batch)).is_err() || !more {
                         return;
                     }
                 }
-            });
+            })?;
+        for worker in 0..options.threads {
+            let answer_sender = answer_sender.clone();
+            let batch_receiver = &batch_receiver;
+            thread::Builder::new()
+                .name(format!("solve-worker-{worker}"))
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let next = batch_receiver.lock().map(|receiver| receiver.recv());
+                        let Ok(Ok((index, batch))) = next else { return };
+                        // Once cancelled, batches are drained unsolved, so
+                        // that the reader is never left blocked on a full
+                        // channel.
+                        if cancelled.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        // A panicking solver must not leave the writer
+                        // waiting for this batch forever: the panic goes to
+                        // the writer, which raises it again.
+                        let answers = panic::catch_unwind(AssertUnwindSafe(|| {
+                            answer_batch(batch, solver, options)
+                        }));
+                        if answer_sender.send((index, answers)).is_err() {
+                            return;
+                        }
+                    }
+                })?;
         }
         drop(answer_sender);
         // Write batches in input order, holding those that arrive early.
         let mut early: BTreeMap<usize, Answers> = BTreeMap::new();
         let mut next_index = 0;
         let mut stopped = false;
-        for (index, answers) in answer_receiver.iter() {
-            early.insert(index, answers);
-            while let Some(answers) = early.remove(&next_index) {
-                let had_errors = !answers.errors.is_empty();
-                write_answers(answers, output, report, summary)?;
-                next_index += 1;
-                // Without keep_going the reader stops after the first bad
-                // case, and nothing after it is written.
-                stopped |= had_errors && !options.keep_going;
-                // The reader may have finished; then nobody takes tokens.
-                let _ = token_sender.send(());
+        let written = (|| {
+            for (index, answers) in answer_receiver.iter() {
+                let answers = match answers {
+                    Ok(answers) => answers,
+                    Err(payload) => {
+                        cancelled.store(true, Ordering::Relaxed);
+                        panic::resume_unwind(payload);
+                    }
+                };
+                early.insert(index, answers);
+                while let Some(answers) = early.remove(&next_index) {
+                    stopped |= stops_the_run(&answers, options);
+                    write_answers(answers, output, report, summary)?;
+                    next_index += 1;
+                    if stopped {
+                        return Ok(());
+                    }
+                    // The reader may have finished; then nobody takes tokens.
+                    let _ = token_sender.send(());
+                }
             }
-            if stopped {
-                break;
-            }
-        }
+            Ok(())
+        })();
+        cancelled.store(true, Ordering::Relaxed);
         drop(token_sender);
-        Ok(())
+        written
     })
 }
 

@@ -65,7 +65,8 @@ impl Solution {
 pub enum SolveError {
     /// The board needs more moves than the solver's depth bound allows.
     #[error(
-        "the board needs more than {max_depth} moves, the bfs solver's depth bound (--max-depth)"
+        "the board needs more than {max_depth} move{}, the bfs solver's depth bound (--max-depth)",
+        if *max_depth == 1 { "" } else { "s" }
     )]
     TooDeep {
         /// The bound.

@@ -46,7 +46,7 @@ fn verdict_table() -> Vec<(&'static str, String, CheckOptions, VerdictKind)> {
         ("ok", right.clone(), lenient(), Ok),
         (
             "ok with trailing spaces, CRLF, no final newline, blank lines after",
-            "AC  \r\n2\t\r\nDDHH\n2\nAB\n3\n\n \n".to_owned(),
+            "AC  \r\n2\t\r\nDDHH\n2\nAB\n3\n\n ".to_owned(),
             lenient(),
             Ok,
         ),

@@ -18,7 +18,7 @@ fn the_sample_gives_the_sample_output() {
     let run = run_binary(&["solve"], SAMPLE_INPUT.as_bytes());
     assert!(run.status.success());
     assert_eq!(String::from_utf8(run.stdout).unwrap(), SAMPLE_OUTPUT);
-    with_snapshots(|| insta::assert_snapshot!("sample_output", SAMPLE_OUTPUT));
+    with_snapshots(|| insta::assert_snapshot!("sample_output", output));
 }
 
 #[test]
@@ -185,7 +185,7 @@ fn bfs_refuses_boards_beyond_its_depth_bound() {
     assert_eq!(
         text,
         "exit status: Some(65)\n--- stdout\n--- stderr\n\
-         rotation-game: case 1: the board needs more than 1 moves, the bfs solver's depth bound (--max-depth)\n"
+         rotation-game: case 1: the board needs more than 1 move, the bfs solver's depth bound (--max-depth)\n"
     );
 }
 

@@ -36,6 +36,28 @@ fn transcript(input: &[u8], solver: &dyn Solver, options: SolveOptions) -> Strin
     text
 }
 
+/// The index of the board the test solver refuses: in the third batch.
+const REFUSED: u64 = 10_000;
+
+#[test]
+fn a_panicking_solver_panics_the_run_instead_of_hanging_it() {
+    let input = input_with_bad_lines(&[]);
+    let solver = PanicsOn(Generator::new(5, Mode::Uniform).unwrap().board(9_000));
+    for threads in [1, 2] {
+        let run = std::panic::catch_unwind(|| {
+            transcript(
+                input.as_bytes(),
+                &solver,
+                SolveOptions {
+                    threads,
+                    ..SolveOptions::default()
+                },
+            )
+        });
+        assert!(run.is_err(), "threads {threads}");
+    }
+}
+
 /// 20,000 boards (several batches), with bad cases at the given lines.
 fn input_with_bad_lines(bad_lines: &[usize]) -> String {
     let boards = Generator::new(5, Mode::Uniform).unwrap().boards(20_000);
@@ -47,10 +69,11 @@ fn input_with_bad_lines(bad_lines: &[usize]) -> String {
 }
 
 /// The default solver, made slow on one board so that the batch holding it
-/// finishes after the batches behind it: the writer must still write them
-/// in input order.
+/// finishes after the batches behind it (the writer must still write them
+/// in input order), and refusing another, as bfs refuses deep boards.
 struct SlowOn {
     board: Board,
+    refused: Board,
     inner: PdbSolver,
 }
 
@@ -63,14 +86,33 @@ impl Solver for SlowOn {
         if *board == self.board {
             std::thread::sleep(std::time::Duration::from_millis(30));
         }
+        if *board == self.refused {
+            return Err(SolveError::TooDeep { max_depth: 0 });
+        }
         self.inner.solve(board)
+    }
+}
+
+/// A solver that panics on one board.
+struct PanicsOn(Board);
+
+impl Solver for PanicsOn {
+    fn name(&self) -> &str {
+        "panics"
+    }
+
+    fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        assert_ne!(*board, self.0, "planted panic");
+        PdbSolver::default().solve(board)
     }
 }
 
 #[test]
 fn threads_give_the_same_transcript_as_one_thread() {
+    let generator = Generator::new(5, Mode::Uniform).unwrap();
     let solver = SlowOn {
-        board: Generator::new(5, Mode::Uniform).unwrap().board(1),
+        board: generator.board(1),
+        refused: generator.board(REFUSED),
         inner: PdbSolver::default(),
     };
     for bad_lines in [vec![], vec![9000], vec![3, 4095, 4096, 12_345, 19_999]] {
@@ -84,12 +126,18 @@ fn threads_give_the_same_transcript_as_one_thread() {
                 };
                 let reference = transcript(input.as_bytes(), &solver, options);
                 let errors = reference.matches("!! ").count();
-                let expected_errors = if keep_going {
-                    bad_lines.len()
-                } else {
-                    bad_lines.len().min(1)
-                };
+                // The bad lines, and the refused board.
+                let expected_errors = if keep_going { bad_lines.len() + 1 } else { 1 };
                 assert_eq!(errors, expected_errors);
+                if !keep_going {
+                    // Nothing is printed after the first bad case.
+                    let first_bad = bad_lines.iter().copied().min().unwrap_or(usize::MAX);
+                    let first_bad = first_bad.min(REFUSED as usize);
+                    let (before, after) = reference.split_once("!! ").unwrap();
+                    let lines_per_case = if format == OutputFormat::Json { 1 } else { 2 };
+                    assert_eq!(before.lines().count(), first_bad * lines_per_case);
+                    assert_eq!(after.lines().count(), 1, "only the error follows");
+                }
                 for threads in [2, 3] {
                     let parallel = transcript(
                         input.as_bytes(),

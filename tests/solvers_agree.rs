@@ -49,9 +49,10 @@ proptest! {
     fn pdb_and_ida_agree_on_uniform_boards(board in uniform_boards()) {
         let pdb = PdbSolver::default().solve(&board).unwrap();
         assert_sound(&board, &pdb);
-        // Deep uniform boards take the classic solver seconds; the bound
-        // keeps the test fast while still covering most uniform boards.
-        if pdb.moves.len() <= 10 {
+        // Only the 192 boards of 13 moves (of 9.5 billion) are left out: they
+        // take the classic solver most of a second each, and the CI run of
+        // `verify --hardest` checks every one of them.
+        if pdb.moves.len() <= 12 {
             let ida = IdaSolver::default().solve(&board).unwrap();
             assert_sound(&board, &ida);
             prop_assert!(pdb.same_answer(&ida), "pdb {pdb:?} ida {ida:?}");

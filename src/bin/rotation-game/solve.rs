@@ -1,7 +1,6 @@
 //! `rotation-game solve`: judge input in, judge answers out.
 
 use std::io::{self, IsTerminal};
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,11 +54,13 @@ pub struct SolveArgs {
     #[arg(long)]
     keep_going: bool,
 
-    /// Threads solving cases. Answers are printed in input order whatever
-    /// the number, and memory stays bounded: the input is read as the
-    /// answers are written, never all at once.
-    #[arg(long, default_value = "1", value_name = "N")]
-    threads: NonZeroUsize,
+    /// Threads solving cases (1 to 256). Answers are printed in input order
+    /// whatever the number, and memory stays bounded: the input is read as
+    /// the answers are written, never all at once. Cases typed at a
+    /// terminal are answered one at a time as they come, on one thread.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -104,19 +105,28 @@ pub fn run(args: SolveArgs) -> ExitCode {
             FormatArg::Json => OutputFormat::Json,
         },
         keep_going: args.keep_going,
-        threads: args.threads.get(),
+        threads: usize::from(args.threads),
         interactive: reads_stdin && io::stdin().is_terminal(),
     };
     let stdout = io::stdout().lock();
     let mut read_failed = false;
+    let mut bad_input = false;
     let result = judge::solve_stream(input, stdout, solver.as_ref(), options, &mut |error| {
         read_failed |= matches!(error, judge::CaseError::Parse(e) if e.is_io());
+        bad_input = true;
         eprintln!("rotation-game: {error}");
     });
+    if read_failed {
+        return ExitCode::from(exit::IO_ERROR);
+    }
     match result {
+        // A reader that stopped early does not make bad input good.
+        Err(error) if bad_input => {
+            exit::write_failure(&error);
+            ExitCode::from(exit::DATA_ERROR)
+        }
         Err(error) => exit::write_failure(&error),
-        Ok(_) if read_failed => ExitCode::from(exit::IO_ERROR),
-        Ok(summary) if summary.failed > 0 => ExitCode::from(exit::DATA_ERROR),
+        Ok(_) if bad_input => ExitCode::from(exit::DATA_ERROR),
         Ok(_) => ExitCode::SUCCESS,
     }
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::geometry::LINES;
+use rotation_game::geometry::{CENTRE_CELLS, LINES};
 use rotation_game::judge::{SolveOptions, solve_stream};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{BfsSolver, Board, IdaSolver, Move, PdbSolver, Solver, pattern_database};
@@ -19,8 +19,8 @@ use rotation_game::{BfsSolver, Board, IdaSolver, Move, PdbSolver, Solver, patter
 const SEED: u64 = 2286;
 
 /// A named corpus, and how many of its boards each solver gets: `ida` takes
-/// about 2 ms per uniform board and 0.5 s per 13-move board, `bfs` about a
-/// second per 8-move board and cannot go deeper.
+/// milliseconds per uniform board and most of a second per 13-move board,
+/// `bfs` tens of milliseconds per 8-move board and cannot go much deeper.
 struct Corpus {
     name: &'static str,
     boards: Vec<Board>,
@@ -165,7 +165,7 @@ fn representation(c: &mut Criterion) {
                         values[usize::from(line[i])] = values[usize::from(line[i + 1])];
                     }
                     values[usize::from(line[6])] = first;
-                    let centre = [6, 7, 8, 11, 12, 15, 16, 17].map(|cell| values[cell]);
+                    let centre = CENTRE_CELLS.map(|cell| values[usize::from(cell)]);
                     solved += usize::from(centre.iter().all(|&v| v == centre[0]));
                 }
             }

@@ -5,8 +5,8 @@
 //! A [`Board`] stores one cell set (a 24-bit mask) per [`Digit`]. This makes a
 //! board 12 bytes, a move three table lookups per digit, the centre test three
 //! mask comparisons, and the pattern database's key for a digit simply that
-//! digit's mask. The benchmark `board` (`cargo bench --bench solve --
-//! representation`) compares it with the plain 24-byte array.
+//! digit's mask. The criterion group `representation` (`cargo bench --bench
+//! solve -- representation`) compares it with a plain array of 24 digits.
 //!
 //! Invariant, upheld by every constructor: the three sets are disjoint, each
 //! holds exactly eight cells, and together they cover all 24 cells.

@@ -124,14 +124,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     } else {
         write_text(&report, &campaign)
     };
-    if let Err(error) = written {
-        return exit::write_failure(&error);
-    }
-    if report.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    exit::after_report(written, !report.passed())
 }
 
 /// Every disagreement, then the summary and the command that repeats the

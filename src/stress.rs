@@ -46,7 +46,8 @@ pub struct StressOptions {
     pub program: String,
     /// Limits of each run.
     pub limits: RunLimits,
-    /// How many cases each run gets (at least 1).
+    /// How many cases each run gets (taken as at least 1, and at most the
+    /// number of boards of the campaign).
     pub cases_per_run: u64,
     /// How many runs go at once (at least 1).
     pub jobs: usize,
@@ -211,7 +212,8 @@ pub fn campaign(
     options: &StressOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> io::Result<Outcome> {
-    let per_run = options.cases_per_run.max(1);
+    // A run never holds more than the campaign's boards, whatever was asked.
+    let per_run = options.cases_per_run.clamp(1, count.max(1));
     let runs = count.div_ceil(per_run);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
@@ -221,7 +223,7 @@ pub fn campaign(
     let first_failure = pool.install(|| {
         (0..runs).into_par_iter().find_map_first(|run| {
             let start = run * per_run;
-            let end = (start + per_run).min(count);
+            let end = start.saturating_add(per_run).min(count);
             let boards: Vec<Board> = (start..end).map(|index| generator.board(index)).collect();
             let result = judge_run(&boards, options);
             judged.fetch_add(end - start, Ordering::Relaxed);
@@ -278,6 +280,19 @@ mod tests {
             "crash: exit status 134 (as a shell reports SIGABRT)"
         );
         assert_eq!(Failure::ExitStatus(1).to_string(), "crash: exit status 1");
+    }
+
+    #[test]
+    fn a_huge_run_size_is_cut_to_the_campaign() {
+        let generator = Generator::new(4, Mode::Uniform).unwrap();
+        let huge = StressOptions {
+            cases_per_run: u64::MAX,
+            ..options("cat >/dev/null")
+        };
+        match campaign(&generator, 4, &huge, &|_| {}).unwrap() {
+            Outcome::Failed { run, .. } => assert_eq!(run.boards.len(), 4),
+            Outcome::Passed { .. } => panic!("no output fails"),
+        }
     }
 
     #[test]

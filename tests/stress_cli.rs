@@ -144,6 +144,24 @@ fn the_projects_own_binary_passes() {
 }
 
 #[test]
+fn cases_per_run_and_jobs_are_bounded() {
+    for (flag, value) in [
+        ("--cases-per-run", "0"),
+        ("--cases-per-run", "100001"),
+        ("--jobs", "0"),
+        ("--jobs", "257"),
+    ] {
+        let result = run(&["stress", "--program", "true", flag, value]);
+        assert_eq!(result.status.code(), Some(2), "{flag} {value}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '{value}'")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
 fn dropping_the_last_case_is_a_missing_line() {
     let dir = tempfile::tempdir().unwrap();
     let program = script(

@@ -47,13 +47,13 @@ pub struct StressArgs {
     #[command(flatten)]
     generator: GenArgs,
 
-    /// How many cases each run of the program gets.
+    /// How many cases each run of the program gets (1 to 100000).
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     cases_per_run: u64,
 
-    /// How many runs go at once (default: the number of CPUs).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..1024))]
+    /// How many runs go at once, 1 to 256 (default: the number of CPUs).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: Option<u64>,
 
     /// Wall-clock seconds allowed per run.

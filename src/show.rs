@@ -153,6 +153,20 @@ pub fn compact(board: &Board) -> String {
         .collect()
 }
 
+/// The `rotation-game show` command that draws `board` and, when there are
+/// any, the steps of `moves`.
+pub fn command(board: &Board, moves: &MoveSequence) -> String {
+    if moves.is_empty() {
+        format!("rotation-game show {}", compact(board))
+    } else {
+        format!(
+            "rotation-game show {} --moves {}",
+            compact(board),
+            moves.letters()
+        )
+    }
+}
+
 /// ANSI colour code of each digit: red, green, blue.
 const ANSI_COLOURS: [u8; 3] = [31, 32, 34];
 
@@ -371,6 +385,20 @@ mod tests {
             .flat_map(|line| line.chars().filter(char::is_ascii_digit))
             .collect();
         assert_eq!(digits, compact(&board));
+    }
+
+    #[test]
+    fn the_command_names_the_moves_only_when_there_are_some() {
+        let board = sample();
+        assert_eq!(
+            command(&board, &MoveSequence::new()),
+            "rotation-game show 111132323132231222312133"
+        );
+        let moves = MoveSequence::from_letters(b"AC").unwrap();
+        assert_eq!(
+            command(&board, &moves),
+            "rotation-game show 111132323132231222312133 --moves AC"
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ use crate::checker::{CheckOptions, Checker, Verdict};
 use crate::generator::Generator;
 use crate::parser::format_input;
 use crate::pattern_database;
+use crate::solver::Solution;
 
 use process::{RunLimits, RunOutput, Termination, run_program, signal_name};
 
@@ -107,6 +108,8 @@ impl fmt::Display for Failure {
 pub struct FailedRun {
     /// The run's boards, in the order given to the program.
     pub boards: Vec<Board>,
+    /// Their true answers, as the checker has them, one per board.
+    pub answers: Vec<Solution>,
     /// What went wrong.
     pub failure: Failure,
     /// The program's output and how it ended.
@@ -126,6 +129,12 @@ impl FailedRun {
 ///
 /// When the program cannot be started.
 pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option<FailedRun>> {
+    judge_with(&Checker::new(boards), options)
+}
+
+/// Runs the program on the checker's boards and judges the run with it.
+fn judge_with(checker: &Checker, options: &StressOptions) -> io::Result<Option<FailedRun>> {
+    let boards = checker.boards();
     let input = format_input(boards);
     let output = run_program(&options.program, input.as_bytes(), &options.limits)?;
     let failure = match output.termination {
@@ -142,12 +151,13 @@ pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option
                 strict_whitespace: options.strict_whitespace,
                 output_limit: options.limits.output_limit,
             };
-            let verdict = Checker::new(boards).check(&output.stdout[..], &check);
+            let verdict = checker.check(&output.stdout[..], &check);
             (!verdict.is_ok()).then_some(Failure::Rejected(verdict))
         }
     };
     Ok(failure.map(|failure| FailedRun {
         boards: boards.to_vec(),
+        answers: checker.answers().to_vec(),
         failure,
         output,
     }))
@@ -172,7 +182,12 @@ pub fn shrink(failed: FailedRun, options: &StressOptions) -> io::Result<FailedRu
         .collect();
     order.sort_unstable();
     for (_, index) in order {
-        if let Some(single) = judge_run(&failed.boards[index..=index], options)? {
+        let (board, answer) = (
+            &failed.boards[index..=index],
+            &failed.answers[index..=index],
+        );
+        let checker = Checker::with_answers(board, answer);
+        if let Some(single) = judge_with(&checker, options)? {
             return Ok(single);
         }
     }

@@ -51,6 +51,7 @@ use crate::board::{Board, Digit};
 use crate::generator::Generator;
 use crate::moves::{Move, MoveSequence};
 use crate::pattern_database::{self, MAX_DISTANCE};
+use crate::show;
 use crate::solver::{Solution, SolveError, Solver};
 
 /// Where a campaign's boards come from.
@@ -229,16 +230,6 @@ impl Disagreement {
         format!("{}\n0\n", self.board.to_judge_line())
     }
 
-    /// The board as 24 digits without spaces, as `rotation-game show` takes
-    /// it.
-    pub fn compact_board(&self) -> String {
-        self.board
-            .values()
-            .iter()
-            .map(|v| char::from(b'0' + v))
-            .collect()
-    }
-
     /// One `rotation-game show` command per distinct sequence of moves
     /// answered or expected, the expected one first.
     pub fn show_commands(&self) -> Vec<String> {
@@ -252,17 +243,7 @@ impl Disagreement {
         }
         sequences
             .iter()
-            .map(|moves| {
-                if moves.is_empty() {
-                    format!("rotation-game show {}", self.compact_board())
-                } else {
-                    format!(
-                        "rotation-game show {} --moves {}",
-                        self.compact_board(),
-                        moves.letters()
-                    )
-                }
-            })
+            .map(|moves| show::command(&self.board, moves))
             .collect()
     }
 }

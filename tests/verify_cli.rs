@@ -4,6 +4,20 @@ mod common;
 
 use common::run;
 
+/// Runs `rotation-game` with `args` and its standard output already closed
+/// by the reader, as `| head` leaves it once it has read enough.
+fn run_with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = common::binary()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("the binary finishes")
+}
+
 #[test]
 fn a_passing_campaign_prints_a_summary_and_exits_0() {
     let output = run(&[
@@ -99,4 +113,21 @@ fn census_help_names_the_flags() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("--threads") && text.contains("--json"));
+}
+
+#[test]
+fn a_closed_output_pipe_ends_a_passing_campaign_quietly() {
+    let output = run_with_stdout_closed(&["verify", "--seed", "1", "--boards", "5"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_census_quietly() {
+    for format in [&["census"][..], &["census", "--json"]] {
+        let output = run_with_stdout_closed(format);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
 }

@@ -38,35 +38,7 @@
 //! that of its image. The census uses this to count each orbit of first-digit
 //! sets once.
 
-use crate::geometry::{CELL_COUNT, CENTRE};
-
-/// Row and column of each cell on the 7×7 grid of the module docs.
-const CELL_POSITIONS: [(u8, u8); CELL_COUNT] = [
-    (0, 2),
-    (0, 4),
-    (1, 2),
-    (1, 4),
-    (2, 0),
-    (2, 1),
-    (2, 2),
-    (2, 3),
-    (2, 4),
-    (2, 5),
-    (2, 6),
-    (3, 2),
-    (3, 4),
-    (4, 0),
-    (4, 1),
-    (4, 2),
-    (4, 3),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (5, 2),
-    (5, 4),
-    (6, 2),
-    (6, 4),
-];
+use crate::geometry::{CELL_COUNT, CELL_POSITIONS, CENTRE};
 
 /// Largest row or column index of the grid.
 const GRID_MAX: u8 = 6;

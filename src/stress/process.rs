@@ -25,6 +25,8 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
+use crate::parser::BUFFER_SIZE;
+
 /// How much of standard error a run keeps, in bytes.
 pub const STDERR_KEPT: usize = 4096;
 
@@ -97,7 +99,7 @@ fn collect<R: Read>(
     overflow: Arc<AtomicBool>,
     done: mpsc::Sender<()>,
 ) {
-    let mut buffer = vec![0u8; 1 << 16];
+    let mut buffer = vec![0u8; BUFFER_SIZE];
     let mut total = 0u64;
     loop {
         match pipe.read(&mut buffer) {

@@ -56,13 +56,6 @@ pub enum Termination {
     OutputFlood,
 }
 
-impl Termination {
-    /// Whether the program exited with status 0.
-    pub fn is_success(self) -> bool {
-        self == Termination::Exited(0)
-    }
-}
-
 /// The name of signal `number`, such as `SIGSEGV`.
 pub fn signal_name(number: i32) -> String {
     match Signal::try_from(number) {

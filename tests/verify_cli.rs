@@ -44,7 +44,7 @@ fn a_passing_campaign_prints_a_summary_and_exits_0() {
     assert!(text.contains("\nbfs             30 "), "{text}");
     assert!(text.contains("\ndisagreements: 0\n"));
     assert!(text.ends_with(
-        "repeat with: rotation-game verify --seed 3 --scramble 6 --boards 30 --solvers pdb,ida,bfs\n"
+        "repeat with: rotation-game verify --seed 3 --scramble 6 --boards 30 --solvers pdb,ida,bfs --max-depth 6\n"
     ));
 }
 
@@ -81,6 +81,10 @@ fn json_reports_the_same_for_any_thread_count() {
     ] {
         assert_eq!(one[key], two[key], "{key}");
     }
+    assert_eq!(
+        one["command"],
+        "rotation-game verify --seed 11 --uniform --boards 40 --solvers pdb,bfs --max-depth 5"
+    );
     assert_eq!(one["solvers"][0]["name"], "pdb");
     assert_eq!(one["solvers"][0]["boards"], 40);
     let within_bound: u64 = one["boards_by_length"]
@@ -113,6 +117,29 @@ fn census_help_names_the_flags() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("--threads") && text.contains("--json"));
+}
+
+#[test]
+fn the_repeat_command_leaves_out_the_default_max_depth() {
+    let output = run(&[
+        "verify",
+        "--seed",
+        "4",
+        "--boards",
+        "3",
+        "--solvers",
+        "pdb",
+        "--max-depth",
+        "8",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "repeat with: rotation-game verify --seed 4 --uniform --boards 3 --solvers pdb\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

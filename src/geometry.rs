@@ -46,6 +46,37 @@ pub const LINES: [[u8; LINE_LENGTH]; 8] = [
     [4, 5, 6, 7, 8, 9, 10],
 ];
 
+/// Row and column of each cell on a 7×7 grid (rows top to bottom, columns
+/// left to right, 0 to 6): the vertical lines are columns 2 and 4, the
+/// horizontal ones rows 2 and 4, and the centre is the 3×3 block of rows and
+/// columns 2 to 4, less its middle.
+pub const CELL_POSITIONS: [(u8, u8); CELL_COUNT] = [
+    (0, 2),
+    (0, 4),
+    (1, 2),
+    (1, 4),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (2, 4),
+    (2, 5),
+    (2, 6),
+    (3, 2),
+    (3, 4),
+    (4, 0),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (4, 4),
+    (4, 5),
+    (4, 6),
+    (5, 2),
+    (5, 4),
+    (6, 2),
+    (6, 4),
+];
+
 /// The eight centre cells, in increasing order.
 pub const CENTRE_CELLS: [u8; 8] = [6, 7, 8, 11, 12, 15, 16, 17];
 
@@ -80,4 +111,25 @@ pub const fn rotate_line_slow(set: u32, move_index: usize) -> u32 {
         i += 1;
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_line_runs_along_one_row_or_column_of_the_grid() {
+        for line in LINES {
+            let places = line.map(|cell| CELL_POSITIONS[usize::from(cell)]);
+            for pair in places.windows(2) {
+                let ((row, column), (next_row, next_column)) = (pair[0], pair[1]);
+                let steps = (row.abs_diff(next_row), column.abs_diff(next_column));
+                assert!(steps == (0, 1) || steps == (1, 0), "{line:?}");
+            }
+        }
+        for cell in CENTRE_CELLS {
+            let (row, column) = CELL_POSITIONS[usize::from(cell)];
+            assert!((2..=4).contains(&row) && (2..=4).contains(&column));
+        }
+    }
 }

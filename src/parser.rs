@@ -45,6 +45,7 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::board::Board;
+use crate::checker::Quote;
 use crate::geometry::CELL_COUNT;
 
 /// The longest line accepted, in bytes, not counting its line feed.
@@ -53,8 +54,10 @@ pub const MAX_LINE_LENGTH: u64 = 1 << 20;
 /// How many bytes of an offending token an error quotes.
 const QUOTED_TOKEN_BYTES: usize = 32;
 
-/// Size of the read buffer.
-const BUFFER_SIZE: usize = 1 << 16;
+/// Size of the read buffer of each of the crate's streaming readers: this
+/// parser, the validator, the checker's line reader and the stress runner's
+/// pipe readers.
+pub(crate) const BUFFER_SIZE: usize = 1 << 16;
 
 /// Why the input is not valid judge input; see the [module docs](self).
 #[derive(Clone, Debug)]
@@ -70,7 +73,8 @@ pub struct ParseError {
 enum ParseErrorKind {
     /// A token that is not a value allowed here.
     BadToken {
-        token: QuotedToken,
+        /// Its first [`QUOTED_TOKEN_BYTES`] bytes and its length.
+        token: Quote,
         /// How many values of the case came before it.
         values_read: usize,
     },
@@ -137,12 +141,14 @@ impl fmt::Display for ParseError {
                 values_read: 0,
             } => write!(
                 f,
-                "expected 1, 2 or 3 (or 0 to end the input), found {token}"
+                "expected 1, 2 or 3 (or 0 to end the input), found {token}{}",
+                unusual_bytes(token)
             ),
             ParseErrorKind::BadToken { token, values_read } => write!(
                 f,
-                "expected 1, 2 or 3 (value {} of {CELL_COUNT}), found {token}",
-                values_read + 1
+                "expected 1, 2 or 3 (value {} of {CELL_COUNT}), found {token}{}",
+                values_read + 1,
+                unusual_bytes(token)
             ),
             ParseErrorKind::ZeroInsideCase { values_read } => write!(
                 f,
@@ -175,32 +181,15 @@ impl std::error::Error for ParseError {
     }
 }
 
-/// The start of an offending token, kept for the error message.
-#[derive(Clone, Debug)]
-struct QuotedToken {
-    bytes: [u8; QUOTED_TOKEN_BYTES],
-    /// The token's full length; only the first [`QUOTED_TOKEN_BYTES`] are
-    /// kept.
-    length: u64,
-}
-
-impl fmt::Display for QuotedToken {
-    /// `"abc"`, or `"abc…" (12345 bytes)` for a long token; bytes that are not
-    /// printable ASCII are escaped (`\xc3`), and such tokens say so.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kept = &self.bytes[..(self.length as usize).min(QUOTED_TOKEN_BYTES)];
-        write!(f, "\"{}", kept.escape_ascii())?;
-        if self.length > QUOTED_TOKEN_BYTES as u64 {
-            write!(f, "…\" ({} bytes)", self.length)?;
-        } else {
-            f.write_str("\"")?;
-        }
-        if kept.iter().any(|b| !b.is_ascii()) {
-            f.write_str(" (non-ASCII bytes)")?;
-        } else if kept.iter().any(|b| b.is_ascii_control()) {
-            f.write_str(" (control bytes)")?;
-        }
-        Ok(())
+/// What a quoted token's kept bytes hold that its escapes alone would not
+/// make plain: ` (non-ASCII bytes)`, ` (control bytes)`, or nothing.
+fn unusual_bytes(token: &Quote) -> &'static str {
+    if token.head().iter().any(|b| !b.is_ascii()) {
+        " (non-ASCII bytes)"
+    } else if token.head().iter().any(|b| b.is_ascii_control()) {
+        " (control bytes)"
+    } else {
+        ""
     }
 }
 
@@ -215,8 +204,9 @@ fn is_space(byte: u8) -> bool {
 enum Token {
     /// A single byte `0`–`3`: the value.
     Value(u8),
-    /// Anything else.
-    Other(QuotedToken),
+    /// Anything else, quoted: its first [`QUOTED_TOKEN_BYTES`] bytes and
+    /// its length.
+    Other(Quote),
 }
 
 /// Where a token started.
@@ -381,28 +371,22 @@ impl<R: Read> CaseReader<R> {
             if (b'0'..=b'3').contains(&byte) {
                 return Ok(Some((Token::Value(byte - b'0'), start)));
             }
-            let mut bytes = [0; QUOTED_TOKEN_BYTES];
-            bytes[0] = byte;
-            return Ok(Some((
-                Token::Other(QuotedToken { bytes, length: 1 }),
-                start,
-            )));
+            return Ok(Some((Token::Other(Quote::new(&[byte])), start)));
         }
-        // The general case, possibly across buffer refills.
-        let mut token = QuotedToken {
-            bytes: [0; QUOTED_TOKEN_BYTES],
-            length: 0,
-        };
+        // The general case, possibly across buffer refills: the token's
+        // first bytes are kept, and all of them counted.
+        let mut head = [0; QUOTED_TOKEN_BYTES];
+        let mut length = 0u64;
         loop {
             while self.position < self.filled {
                 let byte = self.buffer[self.position];
                 if is_space(byte) {
                     break;
                 }
-                if token.length < QUOTED_TOKEN_BYTES as u64 {
-                    token.bytes[token.length as usize] = byte;
+                if length < QUOTED_TOKEN_BYTES as u64 {
+                    head[length as usize] = byte;
                 }
-                token.length += 1;
+                length += 1;
                 self.position += 1;
             }
             self.check_line_length()?;
@@ -410,10 +394,14 @@ impl<R: Read> CaseReader<R> {
                 break;
             }
         }
-        if token.length == 1 && (b'0'..=b'3').contains(&token.bytes[0]) {
-            return Ok(Some((Token::Value(token.bytes[0] - b'0'), start)));
+        if length == 1 && (b'0'..=b'3').contains(&head[0]) {
+            return Ok(Some((Token::Value(head[0] - b'0'), start)));
         }
-        Ok(Some((Token::Other(token), start)))
+        let kept = length.min(QUOTED_TOKEN_BYTES as u64) as usize;
+        Ok(Some((
+            Token::Other(Quote::from_head(&head[..kept], length)),
+            start,
+        )))
     }
 
     /// Skips the rest of a bad case: `self.skip` more values.

@@ -29,7 +29,7 @@
 use std::fmt::Write;
 
 use crate::board::{Board, Digit};
-use crate::geometry::CELL_COUNT;
+use crate::geometry::CELL_POSITIONS;
 use crate::moves::{Move, MoveSequence};
 use crate::pattern_database;
 
@@ -90,34 +90,6 @@ pub fn describe(m: Move) -> &'static str {
     WORDS[m.index()]
 }
 
-/// Row and column (0..7 each) of every cell in the '#' shape.
-const CELL_PLACES: [(usize, usize); CELL_COUNT] = [
-    (0, 2),
-    (0, 4),
-    (1, 2),
-    (1, 4),
-    (2, 0),
-    (2, 1),
-    (2, 2),
-    (2, 3),
-    (2, 4),
-    (2, 5),
-    (2, 6),
-    (3, 2),
-    (3, 4),
-    (4, 0),
-    (4, 1),
-    (4, 2),
-    (4, 3),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (5, 2),
-    (5, 4),
-    (6, 2),
-    (6, 4),
-];
-
 /// The caption under a picture: the centre, and how far the board is from
 /// solved.
 fn caption(board: &Board) -> String {
@@ -151,6 +123,20 @@ pub fn compact(board: &Board) -> String {
         .iter()
         .map(|v| char::from(b'0' + v))
         .collect()
+}
+
+/// The `rotation-game show` command that draws `board` and, when there are
+/// any, the steps of `moves`.
+pub fn command(board: &Board, moves: &MoveSequence) -> String {
+    if moves.is_empty() {
+        format!("rotation-game show {}", compact(board))
+    } else {
+        format!(
+            "rotation-game show {} --moves {}",
+            compact(board),
+            moves.letters()
+        )
+    }
 }
 
 /// ANSI colour code of each digit: red, green, blue.
@@ -215,10 +201,10 @@ fn draw_text(out: &mut String, frame: &Frame, colour: bool) {
         put(row, right, "│");
     }
     let moved = frame.step.map_or(&[][..], |step| &step.played.line()[..]);
-    for (cell, &(row, column)) in CELL_PLACES.iter().enumerate() {
+    for (cell, &(row, column)) in CELL_POSITIONS.iter().enumerate() {
         let digit = frame.board.digit_at(cell);
-        let text_row = ROW_OF_CELL_ROW[row];
-        let x = text_column(column);
+        let text_row = ROW_OF_CELL_ROW[usize::from(row)];
+        let x = text_column(usize::from(column));
         put(text_row, x, &digit_text(digit, colour));
         if moved.contains(&(cell as u8)) {
             put(text_row, x - 1, "[");
@@ -306,9 +292,9 @@ fn draw_svg_panel(out: &mut String, frame: &Frame, x0: usize, y0: usize) {
         );
     }
     let moved = frame.step.map_or(&[][..], |step| &step.played.line()[..]);
-    for (cell, &(row, column)) in CELL_PLACES.iter().enumerate() {
+    for (cell, &(row, column)) in CELL_POSITIONS.iter().enumerate() {
         let digit = frame.board.digit_at(cell);
-        let (x, y) = (cell_x(column), cell_y(row));
+        let (x, y) = (cell_x(usize::from(column)), cell_y(usize::from(row)));
         let (stroke, stroke_width) = if moved.contains(&(cell as u8)) {
             ("black", 3)
         } else {
@@ -371,6 +357,20 @@ mod tests {
             .flat_map(|line| line.chars().filter(char::is_ascii_digit))
             .collect();
         assert_eq!(digits, compact(&board));
+    }
+
+    #[test]
+    fn the_command_names_the_moves_only_when_there_are_some() {
+        let board = sample();
+        assert_eq!(
+            command(&board, &MoveSequence::new()),
+            "rotation-game show 111132323132231222312133"
+        );
+        let moves = MoveSequence::from_letters(b"AC").unwrap();
+        assert_eq!(
+            command(&board, &moves),
+            "rotation-game show 111132323132231222312133 --moves AC"
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ use crate::checker::{CheckOptions, Checker, Verdict};
 use crate::generator::Generator;
 use crate::parser::format_input;
 use crate::pattern_database;
+use crate::solver::Solution;
 
 use process::{RunLimits, RunOutput, Termination, run_program, signal_name};
 
@@ -46,7 +47,8 @@ pub struct StressOptions {
     pub program: String,
     /// Limits of each run.
     pub limits: RunLimits,
-    /// How many cases each run gets (at least 1).
+    /// How many cases each run gets (taken as at least 1, and at most the
+    /// number of boards of the campaign).
     pub cases_per_run: u64,
     /// How many runs go at once (at least 1).
     pub jobs: usize,
@@ -106,6 +108,8 @@ impl fmt::Display for Failure {
 pub struct FailedRun {
     /// The run's boards, in the order given to the program.
     pub boards: Vec<Board>,
+    /// Their true answers, as the checker has them, one per board.
+    pub answers: Vec<Solution>,
     /// What went wrong.
     pub failure: Failure,
     /// The program's output and how it ended.
@@ -125,6 +129,12 @@ impl FailedRun {
 ///
 /// When the program cannot be started.
 pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option<FailedRun>> {
+    judge_with(&Checker::new(boards), options)
+}
+
+/// Runs the program on the checker's boards and judges the run with it.
+fn judge_with(checker: &Checker, options: &StressOptions) -> io::Result<Option<FailedRun>> {
+    let boards = checker.boards();
     let input = format_input(boards);
     let output = run_program(&options.program, input.as_bytes(), &options.limits)?;
     let failure = match output.termination {
@@ -141,12 +151,13 @@ pub fn judge_run(boards: &[Board], options: &StressOptions) -> io::Result<Option
                 strict_whitespace: options.strict_whitespace,
                 output_limit: options.limits.output_limit,
             };
-            let verdict = Checker::new(boards).check(&output.stdout[..], &check);
+            let verdict = checker.check(&output.stdout[..], &check);
             (!verdict.is_ok()).then_some(Failure::Rejected(verdict))
         }
     };
     Ok(failure.map(|failure| FailedRun {
         boards: boards.to_vec(),
+        answers: checker.answers().to_vec(),
         failure,
         output,
     }))
@@ -171,7 +182,12 @@ pub fn shrink(failed: FailedRun, options: &StressOptions) -> io::Result<FailedRu
         .collect();
     order.sort_unstable();
     for (_, index) in order {
-        if let Some(single) = judge_run(&failed.boards[index..=index], options)? {
+        let (board, answer) = (
+            &failed.boards[index..=index],
+            &failed.answers[index..=index],
+        );
+        let checker = Checker::with_answers(board, answer);
+        if let Some(single) = judge_with(&checker, options)? {
             return Ok(single);
         }
     }
@@ -211,7 +227,8 @@ pub fn campaign(
     options: &StressOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> io::Result<Outcome> {
-    let per_run = options.cases_per_run.max(1);
+    // A run never holds more than the campaign's boards, whatever was asked.
+    let per_run = options.cases_per_run.clamp(1, count.max(1));
     let runs = count.div_ceil(per_run);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
@@ -221,7 +238,7 @@ pub fn campaign(
     let first_failure = pool.install(|| {
         (0..runs).into_par_iter().find_map_first(|run| {
             let start = run * per_run;
-            let end = (start + per_run).min(count);
+            let end = start.saturating_add(per_run).min(count);
             let boards: Vec<Board> = (start..end).map(|index| generator.board(index)).collect();
             let result = judge_run(&boards, options);
             judged.fetch_add(end - start, Ordering::Relaxed);
@@ -278,6 +295,19 @@ mod tests {
             "crash: exit status 134 (as a shell reports SIGABRT)"
         );
         assert_eq!(Failure::ExitStatus(1).to_string(), "crash: exit status 1");
+    }
+
+    #[test]
+    fn a_huge_run_size_is_cut_to_the_campaign() {
+        let generator = Generator::new(4, Mode::Uniform).unwrap();
+        let huge = StressOptions {
+            cases_per_run: u64::MAX,
+            ..options("cat >/dev/null")
+        };
+        match campaign(&generator, 4, &huge, &|_| {}).unwrap() {
+            Outcome::Failed { run, .. } => assert_eq!(run.boards.len(), 4),
+            Outcome::Passed { .. } => panic!("no output fails"),
+        }
     }
 
     #[test]

@@ -38,35 +38,7 @@
 //! that of its image. The census uses this to count each orbit of first-digit
 //! sets once.
 
-use crate::geometry::{CELL_COUNT, CENTRE};
-
-/// Row and column of each cell on the 7×7 grid of the module docs.
-const CELL_POSITIONS: [(u8, u8); CELL_COUNT] = [
-    (0, 2),
-    (0, 4),
-    (1, 2),
-    (1, 4),
-    (2, 0),
-    (2, 1),
-    (2, 2),
-    (2, 3),
-    (2, 4),
-    (2, 5),
-    (2, 6),
-    (3, 2),
-    (3, 4),
-    (4, 0),
-    (4, 1),
-    (4, 2),
-    (4, 3),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (5, 2),
-    (5, 4),
-    (6, 2),
-    (6, 4),
-];
+use crate::geometry::{CELL_COUNT, CELL_POSITIONS};
 
 /// Largest row or column index of the grid.
 const GRID_MAX: u8 = 6;
@@ -118,12 +90,6 @@ impl Symmetry {
             | self.image_by_byte[1][((set >> 8) & 0xff) as usize]
             | self.image_by_byte[2][((set >> 16) & 0xff) as usize]
     }
-
-    /// Whether the symmetry maps the centre onto itself (it always does; a
-    /// test checks it).
-    pub fn fixes_centre(&self) -> bool {
-        self.apply_to_cells(CENTRE) == CENTRE
-    }
 }
 
 /// Symmetry number `index` (0..8) of the square, applied to a grid point:
@@ -146,6 +112,7 @@ fn transform(index: usize, row: u8, col: u8) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::CENTRE;
     use crate::moves::Move;
     use crate::pattern_database::distances;
     use crate::rank::{rank, unrank};
@@ -161,7 +128,7 @@ mod tests {
             let union = images.iter().fold(0, |set, image| set | image);
             assert_eq!(union, (1 << CELL_COUNT) - 1, "a permutation");
             assert!(images.iter().all(|image| image.count_ones() == 1));
-            assert!(symmetry.fixes_centre());
+            assert_eq!(symmetry.apply_to_cells(CENTRE), CENTRE, "fixes the centre");
             fingerprints.push(images);
         }
         assert_eq!(fingerprints[0], (0..24).map(|c| 1 << c).collect::<Vec<_>>());

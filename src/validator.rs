@@ -47,9 +47,7 @@ use std::io::{self, Read};
 
 use crate::board::Board;
 use crate::geometry::CELL_COUNT;
-
-/// Size of the read buffer.
-const BUFFER_SIZE: usize = 1 << 16;
+use crate::parser::BUFFER_SIZE;
 
 /// Options of [`validate`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

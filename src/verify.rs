@@ -51,6 +51,7 @@ use crate::board::{Board, Digit};
 use crate::generator::Generator;
 use crate::moves::{Move, MoveSequence};
 use crate::pattern_database::{self, MAX_DISTANCE};
+use crate::show;
 use crate::solver::{Solution, SolveError, Solver};
 
 /// Where a campaign's boards come from.
@@ -229,16 +230,6 @@ impl Disagreement {
         format!("{}\n0\n", self.board.to_judge_line())
     }
 
-    /// The board as 24 digits without spaces, as `rotation-game show` takes
-    /// it.
-    pub fn compact_board(&self) -> String {
-        self.board
-            .values()
-            .iter()
-            .map(|v| char::from(b'0' + v))
-            .collect()
-    }
-
     /// One `rotation-game show` command per distinct sequence of moves
     /// answered or expected, the expected one first.
     pub fn show_commands(&self) -> Vec<String> {
@@ -252,17 +243,7 @@ impl Disagreement {
         }
         sequences
             .iter()
-            .map(|moves| {
-                if moves.is_empty() {
-                    format!("rotation-game show {}", self.compact_board())
-                } else {
-                    format!(
-                        "rotation-game show {} --moves {}",
-                        self.compact_board(),
-                        moves.letters()
-                    )
-                }
-            })
+            .map(|moves| show::command(&self.board, moves))
             .collect()
     }
 }
@@ -324,6 +305,11 @@ pub struct SolverStats {
     pub time: Duration,
 }
 
+/// How many disagreements a [`Report`] keeps: the first ones by index. A
+/// campaign against a badly broken solver can disagree on every board; past
+/// this many, the rest are only counted.
+pub const DISAGREEMENTS_KEPT: usize = 1000;
+
 /// The outcome of a campaign.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -336,8 +322,11 @@ pub struct Report {
     pub boards_by_length: Vec<u64>,
     /// Per solver, in the order of the entrants.
     pub solvers: Vec<SolverStats>,
-    /// Every board with a fault or a difference, by index.
+    /// The boards with a fault or a difference, by index: all of them, or
+    /// the first [`DISAGREEMENTS_KEPT`] when there are more.
     pub disagreements: Vec<Disagreement>,
+    /// How many boards had a fault or a difference, kept or not.
+    pub disagreement_count: u64,
     /// Threads used.
     pub threads: usize,
     /// Wall-clock time of the campaign.
@@ -347,7 +336,12 @@ pub struct Report {
 impl Report {
     /// Whether every answer was the expected one.
     pub fn passed(&self) -> bool {
-        self.disagreements.is_empty()
+        self.disagreement_count == 0
+    }
+
+    /// How many disagreements were counted but not kept.
+    pub fn disagreements_not_kept(&self) -> u64 {
+        self.disagreement_count - self.disagreements.len() as u64
     }
 
     /// The summary as text: boards, the count per optimal length, the time
@@ -382,23 +376,31 @@ impl Report {
             let per_board = if stats.boards == 0 {
                 "-".to_owned()
             } else {
-                format_duration(stats.time / stats.boards as u32)
+                format_seconds(stats.time.as_secs_f64() / stats.boards as f64)
             };
             text.push_str(&format!(
                 "{:<width$} {:>11} {:>13} {:>11}\n",
                 stats.name,
                 stats.boards,
-                format_duration(stats.time),
+                format_seconds(stats.time.as_secs_f64()),
                 per_board
             ));
         }
-        text.push_str(&format!("disagreements: {}\n", self.disagreements.len()));
+        text.push_str(&format!("disagreements: {}", self.disagreement_count));
+        match self.disagreements_not_kept() {
+            0 => text.push('\n'),
+            not_kept => text.push_str(&format!(
+                " (the first {} listed, {not_kept} more not kept)\n",
+                self.disagreements.len()
+            )),
+        }
         text
     }
 
     /// The report as JSON: `passed`, `seed`, `boards`, `boards_by_length`
     /// (a list of `{length, boards}`), `solvers` (a list of `{name, boards,
-    /// seconds}`), `disagreements`, `threads` and `seconds`.
+    /// seconds}`), `disagreements` (those kept), `disagreement_count` (all
+    /// of them), `disagreements_not_kept`, `threads` and `seconds`.
     pub fn to_json(&self) -> serde_json::Value {
         let by_length: Vec<serde_json::Value> = self
             .boards_by_length
@@ -426,15 +428,16 @@ impl Report {
             "boards_by_length": by_length,
             "solvers": solvers,
             "disagreements": disagreements,
+            "disagreement_count": self.disagreement_count,
+            "disagreements_not_kept": self.disagreements_not_kept(),
             "threads": self.threads,
             "seconds": self.elapsed.as_secs_f64(),
         })
     }
 }
 
-/// A duration in the unit that suits it: µs, ms or s.
-fn format_duration(duration: Duration) -> String {
-    let seconds = duration.as_secs_f64();
+/// A time in seconds, in the unit that suits it: µs, ms or s.
+fn format_seconds(seconds: f64) -> String {
     if seconds >= 1.0 {
         format!("{seconds:.2} s")
     } else if seconds >= 1e-3 {
@@ -565,7 +568,10 @@ struct Tally {
     boards_by_length: [u64; MAX_DISTANCE as usize + 1],
     solver_boards: Vec<u64>,
     solver_time: Vec<Duration>,
+    /// Disagreements met: among them the first [`DISAGREEMENTS_KEPT`] by
+    /// index, and fewer than twice that many in all.
     disagreements: Vec<Disagreement>,
+    disagreement_count: u64,
 }
 
 impl Tally {
@@ -575,7 +581,25 @@ impl Tally {
             solver_boards: vec![0; solvers],
             solver_time: vec![Duration::ZERO; solvers],
             disagreements: Vec::new(),
+            disagreement_count: 0,
         }
+    }
+
+    /// Keeps the first [`DISAGREEMENTS_KEPT`] disagreements by index once
+    /// twice that many have gathered (so that sorting is rare).
+    fn trim(&mut self) {
+        if self.disagreements.len() >= 2 * DISAGREEMENTS_KEPT {
+            self.keep_first();
+        }
+    }
+
+    /// Sorts the disagreements by index and keeps the first
+    /// [`DISAGREEMENTS_KEPT`]. The first ones of a union are among the first
+    /// ones of its parts, so trimming each part first loses none of them.
+    fn keep_first(&mut self) {
+        self.disagreements
+            .sort_unstable_by_key(|disagreement| disagreement.index);
+        self.disagreements.truncate(DISAGREEMENTS_KEPT);
     }
 
     fn merge(mut self, other: Tally) -> Tally {
@@ -589,6 +613,8 @@ impl Tally {
             *mine += theirs;
         }
         self.disagreements.extend(other.disagreements);
+        self.disagreement_count += other.disagreement_count;
+        self.trim();
         self
     }
 
@@ -624,6 +650,8 @@ impl Tally {
             || disagreement.answers.iter().any(|a| !a.faults.is_empty())
         {
             self.disagreements.push(disagreement);
+            self.disagreement_count += 1;
+            self.trim();
         }
     }
 }
@@ -650,7 +678,7 @@ pub fn verify(
         .build()?;
     let start = Instant::now();
     let seed = source.seed();
-    let tally = pool.install(|| {
+    let mut tally = pool.install(|| {
         (0..source.len())
             .into_par_iter()
             .fold(
@@ -663,8 +691,7 @@ pub fn verify(
             )
             .reduce(|| Tally::new(entrants.len()), Tally::merge)
     });
-    let mut disagreements = tally.disagreements;
-    disagreements.sort_unstable_by_key(|disagreement| disagreement.index);
+    tally.keep_first();
     let used = tally
         .boards_by_length
         .iter()
@@ -683,8 +710,38 @@ pub fn verify(
                 time,
             })
             .collect(),
-        disagreements,
+        disagreements: tally.disagreements,
+        disagreement_count: tally.disagreement_count,
         threads: pool.current_num_threads(),
         elapsed: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_per_board_neither_truncates_the_count_nor_divides_by_zero() {
+        // 2^32 boards: as a u32 the count would be 0.
+        let report = Report {
+            seed: None,
+            boards: 1 << 32,
+            boards_by_length: vec![1 << 32],
+            solvers: vec![SolverStats {
+                name: "pdb".to_owned(),
+                boards: 1 << 32,
+                time: Duration::from_secs(1 << 31),
+            }],
+            disagreements: Vec::new(),
+            disagreement_count: 0,
+            threads: 1,
+            elapsed: Duration::from_secs(1),
+        };
+        let summary = report.summary();
+        assert!(
+            summary.contains("\npdb     4294967296 2147483648.00 s   500.00 ms\n"),
+            "{summary}"
+        );
+    }
 }

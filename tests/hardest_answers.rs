@@ -1,7 +1,8 @@
 //! The judge's answers for the hardest boards: every board of optimal length
 //! 13, solved by the default solver, snapshotted. (`rotation-game verify
 //! --hardest`, run by CI in release mode, checks that the classic solver
-//! agrees; it takes about half a second per board.)
+//! agrees; these boards are its slowest, and the summary of that command
+//! gives its time per board.)
 
 mod common;
 

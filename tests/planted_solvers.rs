@@ -9,7 +9,9 @@
 
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::solver::{Heuristic, IdaStar};
-use rotation_game::verify::{BoardSource, Disagreement, Entrant, Fault, verify};
+use rotation_game::verify::{
+    BoardSource, DISAGREEMENTS_KEPT, Disagreement, Entrant, Fault, verify,
+};
 use rotation_game::{Board, Digit, Move, MoveSequence, PdbSolver, Solution, SolveError, Solver};
 use rotation_game::{IdaSolver, pattern_database};
 
@@ -285,6 +287,36 @@ fn a_solver_that_gives_no_answer_is_caught_but_not_outside_its_bound() {
     let unsolved = boards.iter().filter(|b| !b.is_solved()).count();
     assert_eq!(bounded.disagreements.len(), boards.len() - unsolved);
     assert_eq!(bounded.solvers[1].boards, (boards.len() - unsolved) as u64);
+}
+
+#[test]
+fn only_the_first_disagreements_are_kept_and_all_are_counted() {
+    let count = 2 * DISAGREEMENTS_KEPT as u64 + 500;
+    let generator = generator();
+    let source = BoardSource::Generated {
+        generator: &generator,
+        count,
+    };
+    let entrants = [Entrant::new(&Refuses)];
+    for threads in [1, 2] {
+        let report = verify(source, &entrants, threads, &|_| {}).unwrap();
+        assert!(!report.passed());
+        assert_eq!(report.disagreement_count, count);
+        assert_eq!(report.disagreements_not_kept(), count - 1000);
+        let kept: Vec<u64> = report.disagreements.iter().map(|d| d.index).collect();
+        assert_eq!(kept, (0..1000).collect::<Vec<u64>>());
+        assert!(
+            report
+                .summary()
+                .ends_with("disagreements: 2500 (the first 1000 listed, 1500 more not kept)\n"),
+            "{}",
+            report.summary()
+        );
+        let json = report.to_json();
+        assert_eq!(json["disagreements"].as_array().unwrap().len(), 1000);
+        assert_eq!(json["disagreement_count"], 2500);
+        assert_eq!(json["disagreements_not_kept"], 1500);
+    }
 }
 
 #[test]

@@ -1,28 +1,15 @@
-//! Properties of moves, the parser and the generator, on generated inputs
-//! (the solvers' properties are in `solvers_agree.rs`).
+//! Properties of the parser, the optimal length and the generator, on
+//! generated inputs (those of the moves alone are in `moves.rs`, the
+//! solvers' in `solvers_agree.rs`).
 
 use proptest::prelude::*;
+use rayon::prelude::*;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::{format_input, parse_all};
-use rotation_game::strategies::{any_move, move_sequences, scrambled_boards, uniform_boards};
-use rotation_game::{MoveSequence, PdbSolver, Solver, pattern_database};
+use rotation_game::strategies::{any_move, uniform_boards};
+use rotation_game::{Board, PdbSolver, Solver, pattern_database};
 
 proptest! {
-    #[test]
-    fn a_move_then_its_inverse_is_the_identity(board in uniform_boards(), m in any_move()) {
-        prop_assert_eq!(board.apply(m).apply(m.inverse()), board);
-        prop_assert_eq!(board.apply(m.inverse()).apply(m), board);
-    }
-
-    #[test]
-    fn a_sequence_then_its_inverses_in_reverse_is_the_identity(
-        board in scrambled_boards(8),
-        moves in move_sequences(20),
-    ) {
-        let undo: MoveSequence = moves.as_slice().iter().rev().map(|m| m.inverse()).collect();
-        prop_assert_eq!(board.apply_all(moves.as_slice()).apply_all(undo.as_slice()), board);
-    }
-
     #[test]
     fn parse_then_format_is_the_identity(boards in prop::collection::vec(uniform_boards(), 0..20)) {
         let text = format_input(&boards);
@@ -54,20 +41,43 @@ proptest! {
         let solution = PdbSolver::default().solve(&board).unwrap();
         prop_assert_eq!(solution.moves.len(), usize::from(length));
     }
+}
 
-    #[test]
-    fn a_board_depends_only_on_seed_mode_and_index(
-        seed in any::<u64>(),
-        scramble in 0..=20u8,
-        index in 0..1_000_000u64,
-    ) {
-        for mode in [Mode::Uniform, Mode::Scramble(scramble)] {
-            let generator = Generator::new(seed, mode).unwrap();
-            let again = Generator::new(seed, mode).unwrap();
-            let board = generator.board(index);
-            // Asking for other boards first changes nothing.
-            let _ = again.boards(3);
-            prop_assert_eq!(again.board(index), board);
+/// Boards `0..count` of `mode` under `seed`, the generator built and the
+/// boards drawn on a pool of `threads` threads (in parallel when it has
+/// more than one).
+fn boards_on(threads: usize, seed: u64, mode: Mode, count: u64) -> Vec<Board> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("threads start");
+    pool.install(|| {
+        let generator = Generator::new(seed, mode).unwrap();
+        (0..generator.count(count))
+            .into_par_iter()
+            .map(|index| generator.board(index))
+            .collect()
+    })
+}
+
+#[test]
+fn boards_are_the_same_drawn_in_order_or_in_parallel() {
+    for mode in [
+        Mode::Uniform,
+        Mode::Scramble(6),
+        Mode::Depth(9),
+        Mode::Depth(13),
+        Mode::Hardest,
+    ] {
+        let generator = Generator::new(2286, mode).unwrap();
+        let in_order = generator.boards(300);
+        assert_eq!(in_order.len() as u64, generator.count(300));
+        for threads in [2, 3] {
+            assert_eq!(
+                boards_on(threads, 2286, mode, 300),
+                in_order,
+                "{mode:?} on {threads} threads"
+            );
         }
     }
 }

@@ -17,6 +17,20 @@ use rotation_game::{Board, PdbSolver, Solver, pattern_database};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
+/// Runs `rotation-game` with `args` and its standard output already closed
+/// by the reader, as `| head` leaves it once it has read enough.
+fn run_with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = common::binary()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("the binary finishes")
+}
+
 /// Writes an executable shell script and returns its path.
 fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
@@ -141,6 +155,24 @@ fn the_projects_own_binary_passes() {
         "2",
     ]);
     assert_eq!(hardest.status.code(), Some(0), "{}", stdout(&hardest));
+}
+
+#[test]
+fn cases_per_run_and_jobs_are_bounded() {
+    for (flag, value) in [
+        ("--cases-per-run", "0"),
+        ("--cases-per-run", "100001"),
+        ("--jobs", "0"),
+        ("--jobs", "257"),
+    ] {
+        let result = run(&["stress", "--program", "true", flag, value]);
+        assert_eq!(result.status.code(), Some(2), "{flag} {value}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '{value}'")),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -439,4 +471,30 @@ fn a_run_that_fails_only_as_a_whole_is_reported_whole() {
         report.text
     );
     assert_eq!(report.saved, format_input(&boards(2, Mode::Uniform, 2)));
+}
+
+#[test]
+fn a_failure_is_status_1_even_when_the_output_pipe_is_closed() {
+    let output = run_with_stdout_closed(&[
+        "stress",
+        "--program",
+        "cat >/dev/null",
+        "--seed",
+        "1",
+        "--boards",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let passing = format!("{BINARY} solve");
+    let output = run_with_stdout_closed(&[
+        "stress",
+        "--program",
+        &passing,
+        "--seed",
+        "1",
+        "--boards",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
 }

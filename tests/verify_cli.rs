@@ -4,6 +4,20 @@ mod common;
 
 use common::run;
 
+/// Runs `rotation-game` with `args` and its standard output already closed
+/// by the reader, as `| head` leaves it once it has read enough.
+fn run_with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = common::binary()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("the binary finishes")
+}
+
 #[test]
 fn a_passing_campaign_prints_a_summary_and_exits_0() {
     let output = run(&[
@@ -30,7 +44,7 @@ fn a_passing_campaign_prints_a_summary_and_exits_0() {
     assert!(text.contains("\nbfs             30 "), "{text}");
     assert!(text.contains("\ndisagreements: 0\n"));
     assert!(text.ends_with(
-        "repeat with: rotation-game verify --seed 3 --scramble 6 --boards 30 --solvers pdb,ida,bfs\n"
+        "repeat with: rotation-game verify --seed 3 --scramble 6 --boards 30 --solvers pdb,ida,bfs --max-depth 6\n"
     ));
 }
 
@@ -67,6 +81,10 @@ fn json_reports_the_same_for_any_thread_count() {
     ] {
         assert_eq!(one[key], two[key], "{key}");
     }
+    assert_eq!(
+        one["command"],
+        "rotation-game verify --seed 11 --uniform --boards 40 --solvers pdb,bfs --max-depth 5"
+    );
     assert_eq!(one["solvers"][0]["name"], "pdb");
     assert_eq!(one["solvers"][0]["boards"], 40);
     let within_bound: u64 = one["boards_by_length"]
@@ -99,4 +117,44 @@ fn census_help_names_the_flags() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("--threads") && text.contains("--json"));
+}
+
+#[test]
+fn the_repeat_command_leaves_out_the_default_max_depth() {
+    let output = run(&[
+        "verify",
+        "--seed",
+        "4",
+        "--boards",
+        "3",
+        "--solvers",
+        "pdb",
+        "--max-depth",
+        "8",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "repeat with: rotation-game verify --seed 4 --uniform --boards 3 --solvers pdb\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_closed_output_pipe_ends_a_passing_campaign_quietly() {
+    let output = run_with_stdout_closed(&["verify", "--seed", "1", "--boards", "5"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_census_quietly() {
+    for format in [&["census"][..], &["census", "--json"]] {
+        let output = run_with_stdout_closed(format);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
 }

@@ -11,9 +11,7 @@ use std::io::{self, Read};
 use crate::board::Board;
 use crate::checker::quote::{QUOTE_BYTES, Quote};
 use crate::moves::Move;
-
-/// Size of the read buffer.
-const BUFFER_SIZE: usize = 1 << 16;
+use crate::parser::BUFFER_SIZE;
 
 /// Why reading stopped before the end of the output.
 #[derive(Debug)]

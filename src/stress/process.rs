@@ -12,7 +12,7 @@
 //! reused by an unrelated process in the meantime.
 
 use std::io::{self, Read, Write};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -24,6 +24,8 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+
+use crate::parser::BUFFER_SIZE;
 
 /// How much of standard error a run keeps, in bytes.
 pub const STDERR_KEPT: usize = 4096;
@@ -52,13 +54,6 @@ pub enum Termination {
     TimedOut,
     /// The program wrote more than the output limit; the group was killed.
     OutputFlood,
-}
-
-impl Termination {
-    /// Whether the program exited with status 0.
-    pub fn is_success(self) -> bool {
-        self == Termination::Exited(0)
-    }
 }
 
 /// The name of signal `number`, such as `SIGSEGV`.
@@ -97,7 +92,7 @@ fn collect<R: Read>(
     overflow: Arc<AtomicBool>,
     done: mpsc::Sender<()>,
 ) {
-    let mut buffer = vec![0u8; 1 << 16];
+    let mut buffer = vec![0u8; BUFFER_SIZE];
     let mut total = 0u64;
     loop {
         match pipe.read(&mut buffer) {
@@ -129,6 +124,63 @@ fn kill_group(group: Pid) -> io::Result<()> {
     match killpg(group, Signal::SIGKILL) {
         Ok(()) | Err(Errno::ESRCH) => Ok(()),
         Err(errno) => Err(io::Error::from(errno)),
+    }
+}
+
+/// The shell started for a run, leading its own process group.
+///
+/// Invariant: once it is started, the group is killed and the shell reaped
+/// on every path out of [`run_program`], errors included: [`end`](Self::end)
+/// does it on the normal path, and dropping the guard does it otherwise.
+struct Group {
+    shell: Child,
+    /// The group's id, which is the shell's process id.
+    id: Pid,
+    /// Whether the shell was waited for already.
+    reaped: bool,
+}
+
+impl Group {
+    fn new(shell: Child) -> Group {
+        let id = Pid::from_raw(shell.id() as i32);
+        Group {
+            shell,
+            id,
+            reaped: false,
+        }
+    }
+
+    /// Kills the group, then reaps the shell (in this order, so that the
+    /// group's id cannot be reused by an unrelated process before the kill).
+    ///
+    /// # Errors
+    ///
+    /// When the group cannot be killed or the shell waited for; the shell
+    /// is reaped all the same (see [`Drop`]).
+    fn end(mut self) -> io::Result<ExitStatus> {
+        self.kill()?;
+        let status = self.shell.wait();
+        self.reaped = true;
+        status
+    }
+
+    /// Kills the group; should that fail, kills the shell at least, so that
+    /// waiting for it cannot hang.
+    fn kill(&mut self) -> io::Result<()> {
+        kill_group(self.id).inspect_err(|_| {
+            // Best effort: the error that matters is the group's.
+            let _ = self.shell.kill();
+        })
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if !self.reaped {
+            // Nothing to report on this path: an error is on its way out.
+            let _ = self.kill();
+            let _ = self.shell.wait();
+        }
     }
 }
 
@@ -187,15 +239,17 @@ pub fn shell_script(command: &str) -> String {
 /// When the shell cannot be started or waited for.
 pub fn run_program(command: &str, input: &[u8], limits: &RunLimits) -> io::Result<RunOutput> {
     let started = Instant::now();
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(shell_script(command))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()?;
-    let group = Pid::from_raw(child.id() as i32);
+    let mut group = Group::new(
+        Command::new("sh")
+            .arg("-c")
+            .arg(shell_script(command))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?,
+    );
+    let child = &mut group.shell;
 
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let input = input.to_vec();
@@ -224,7 +278,7 @@ pub fn run_program(command: &str, input: &[u8], limits: &RunLimits) -> io::Resul
     while ended.is_none() {
         if flood.load(Ordering::SeqCst) {
             ended = Some(Termination::OutputFlood);
-        } else if has_exited(group)? {
+        } else if has_exited(group.id)? {
             break;
         } else if Instant::now() >= deadline {
             ended = Some(Termination::TimedOut);
@@ -234,8 +288,7 @@ pub fn run_program(command: &str, input: &[u8], limits: &RunLimits) -> io::Resul
             pause = (pause * 2).min(Duration::from_millis(10));
         }
     }
-    kill_group(group)?;
-    let status = child.wait()?;
+    let status = group.end()?;
     let elapsed = started.elapsed();
     let grace_end = Instant::now() + PIPE_GRACE;
     for _ in 0..2 {
@@ -313,6 +366,44 @@ mod tests {
         assert_eq!(piped.termination, Termination::Exited(0));
         let last = run_program(&format!("true; {command}"), b"", &limits()).unwrap();
         assert_eq!(last.termination, Termination::Exited(128 + 6));
+    }
+
+    /// Whether process `pid` is dead: gone, or a zombie left to be reaped.
+    fn is_dead(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn dropping_a_group_kills_it_and_reaps_the_shell() {
+        let mut shell = Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!; wait"])
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        let mut stdout = io::BufReader::new(shell.stdout.take().unwrap());
+        io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        let sleeper: u32 = line.trim().parse().unwrap();
+        let group = Group::new(shell);
+        let id = group.id;
+        drop(group);
+        // The shell is reaped: its id is no child of ours any more.
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG;
+        assert_eq!(waitid(Id::Pid(id), flags), Err(Errno::ECHILD));
+        // Its child was killed too (the signal takes a moment to land; a
+        // live sleep would last 30 s).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !is_dead(sleeper) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(is_dead(sleeper));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `rotation-game census`: the exact number of boards at each optimal length.
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -38,12 +39,18 @@ pub fn run(args: CensusArgs) -> ExitCode {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    if args.json {
+    let mut out = io::stdout().lock();
+    let written = if args.json {
         let mut json = census.to_json();
         json["seconds"] = serde_json::json!(seconds);
-        println!("{json}");
+        writeln!(out, "{json}")
     } else {
-        print!("{}", census.table());
+        write!(out, "{}", census.table())
+    };
+    if let Err(error) = written.and_then(|()| out.flush()) {
+        return exit::write_failure(&error);
+    }
+    if !args.json {
         eprintln!("counted in {seconds:.2} s");
     }
     ExitCode::SUCCESS

@@ -2,21 +2,20 @@
 //! and reports its smallest failing case.
 
 use std::fs;
-use std::io::{self, IsTerminal};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rotation_game::checker::{DEFAULT_OUTPUT_LIMIT, Quote};
-use rotation_game::show::compact;
+use rotation_game::show;
 use rotation_game::stress::process::RunLimits;
 use rotation_game::stress::{self, FailedRun, Outcome, StressOptions};
-use rotation_game::{PdbSolver, Solver, pattern_database};
 
 use crate::exit;
 use crate::gen_args::GenArgs;
+use crate::progress;
 
 /// Run a program on generated boards and judge every output with the
 /// checker; on a failure, find and report the smallest failing case.
@@ -47,13 +46,13 @@ pub struct StressArgs {
     #[command(flatten)]
     generator: GenArgs,
 
-    /// How many cases each run of the program gets.
+    /// How many cases each run of the program gets (1 to 100000).
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     cases_per_run: u64,
 
-    /// How many runs go at once (default: the number of CPUs).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..1024))]
+    /// How many runs go at once, 1 to 256 (default: the number of CPUs).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: Option<u64>,
 
     /// Wall-clock seconds allowed per run.
@@ -105,126 +104,107 @@ pub fn run(args: StressArgs) -> ExitCode {
         jobs,
         strict_whitespace: args.strict,
     };
-    let bar = if io::stderr().is_terminal() {
-        let bar = ProgressBar::new(count);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {elapsed} elapsed, eta {eta}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress::bar(count, "cases");
     let started = Instant::now();
     let outcome = stress::campaign(&generator, count, &options, &|cases| bar.inc(cases));
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let mut out = io::BufWriter::new(io::stdout().lock());
     match outcome {
         Err(error) => {
             eprintln!("rotation-game: cannot run {:?}: {error}", args.program);
             ExitCode::from(exit::IO_ERROR)
         }
         Ok(Outcome::Passed { cases, runs }) => {
-            println!(
+            let written = writeln!(
+                out,
                 "stress: ok, {cases} cases in {runs} runs passed (seed {}, {seconds:.1} s)",
                 generator.seed()
-            );
-            ExitCode::SUCCESS
+            )
+            .and_then(|()| out.flush());
+            exit::after_report(written, false)
         }
         Ok(Outcome::Failed {
             run,
             first_board,
             smallest,
         }) => {
-            println!(
+            let written = writeln!(
+                out,
                 "stress: the run of boards {}..{} (seed {}) failed: {}",
                 first_board,
                 first_board + run.boards.len() as u64,
                 generator.seed(),
                 run.failure
-            );
-            report(&smallest);
+            )
+            .and_then(|()| report(&mut out, &smallest))
+            .and_then(|()| out.flush());
             if let Some(path) = &args.save_failing_to {
                 if let Err(error) = fs::write(path, smallest.input()) {
                     eprintln!("rotation-game: cannot write {}: {error}", path.display());
                     return ExitCode::from(exit::IO_ERROR);
                 }
-                println!("saved to {}", path.display());
+                let saved = writeln!(out, "saved to {}", path.display()).and_then(|()| out.flush());
+                return exit::after_report(written.and(saved), true);
             }
-            ExitCode::FAILURE
+            exit::after_report(written, true)
         }
     }
 }
 
-/// Prints the smallest failing case: input, expected and actual output,
+/// Writes the smallest failing case: input, expected and actual output,
 /// verdict, and the command that draws it.
-fn report(failed: &FailedRun) {
-    let solver = PdbSolver::default();
-    let solutions: Vec<_> = failed
-        .boards
-        .iter()
-        .map(|board| {
-            solver
-                .solve(board)
-                .expect("the pdb solver answers every board")
-        })
-        .collect();
+fn report(out: &mut impl Write, failed: &FailedRun) -> io::Result<()> {
     if failed.boards.len() == 1 {
-        println!(
+        writeln!(
+            out,
             "smallest failing case ({} optimal moves):",
-            pattern_database::optimal_length(&failed.boards[0])
-        );
+            failed.answers[0].moves.len()
+        )?;
     } else {
-        println!("no case fails alone; the failing run:");
+        writeln!(out, "no case fails alone; the failing run:")?;
     }
-    println!("input:");
-    print_indented(&failed.input());
-    println!("expected output:");
+    writeln!(out, "input:")?;
+    write_indented(out, &failed.input())?;
+    writeln!(out, "expected output:")?;
     let mut expected = Vec::new();
-    for solution in &solutions {
+    for solution in &failed.answers {
         rotation_game::judge::write_judge_answer(&mut expected, solution);
     }
-    print_indented(&String::from_utf8_lossy(&expected));
-    print_output(&failed.output.stdout, 2 * failed.boards.len() + 2);
+    write_indented(out, &String::from_utf8_lossy(&expected))?;
+    write_output(out, &failed.output.stdout, 2 * failed.boards.len() + 2)?;
     if !failed.output.stderr.is_empty() {
-        println!("program stderr: {}", Quote::new(&failed.output.stderr));
+        writeln!(out, "program stderr: {}", Quote::new(&failed.output.stderr))?;
     }
-    println!("verdict: {}", failed.failure);
-    for (board, solution) in failed.boards.iter().zip(&solutions) {
-        if solution.moves.is_empty() {
-            println!("show it: rotation-game show {}", compact(board));
-        } else {
-            println!(
-                "show it: rotation-game show {} --moves {}",
-                compact(board),
-                solution.moves
-            );
-        }
+    writeln!(out, "verdict: {}", failed.failure)?;
+    for (board, solution) in failed.boards.iter().zip(&failed.answers) {
+        writeln!(out, "show it: {}", show::command(board, &solution.moves))?;
     }
+    Ok(())
 }
 
-/// Prints the program's output, at most `max_lines` lines of it, each
+/// Writes the program's output, at most `max_lines` lines of it, each
 /// escaped and shortened.
-fn print_output(stdout: &[u8], max_lines: usize) {
+fn write_output(out: &mut impl Write, stdout: &[u8], max_lines: usize) -> io::Result<()> {
     if stdout.is_empty() {
-        println!("program output: empty");
-        return;
+        return writeln!(out, "program output: empty");
     }
-    println!("program output ({} bytes):", stdout.len());
+    writeln!(out, "program output ({} bytes):", stdout.len())?;
     let lines: Vec<&[u8]> = stdout.split(|&byte| byte == b'\n').collect();
     // A final line feed leaves an empty piece that is no line.
     let count = lines.len() - usize::from(stdout.ends_with(b"\n"));
     for line in &lines[..count.min(max_lines)] {
-        println!("    {}", Quote::new(line));
+        writeln!(out, "    {}", Quote::new(line))?;
     }
     if count > max_lines {
-        println!("    … ({} more lines)", count - max_lines);
+        writeln!(out, "    … ({} more lines)", count - max_lines)?;
     }
+    Ok(())
 }
 
-fn print_indented(text: &str) {
+fn write_indented(out: &mut impl Write, text: &str) -> io::Result<()> {
     for line in text.lines() {
-        println!("    {line}");
+        writeln!(out, "    {line}")?;
     }
+    Ok(())
 }

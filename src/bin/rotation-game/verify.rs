@@ -105,7 +105,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
             return ExitCode::from(exit::OS_ERROR);
         }
     };
-    let campaign = format!(
+    let mut campaign = format!(
         "rotation-game verify --seed {} {} --boards {} --solvers {}",
         generator.seed(),
         mode_flags(generator.mode()),
@@ -116,6 +116,9 @@ pub fn run(args: VerifyArgs) -> ExitCode {
             .collect::<Vec<_>>()
             .join(",")
     );
+    if args.max_depth != DEFAULT_MAX_DEPTH {
+        campaign.push_str(&format!(" --max-depth {}", args.max_depth));
+    }
     let written = if args.json {
         let mut json = report.to_json();
         json["mode"] = serde_json::json!(mode_flags(generator.mode()));
@@ -124,14 +127,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     } else {
         write_text(&report, &campaign)
     };
-    if let Err(error) = written {
-        return exit::write_failure(&error);
-    }
-    if report.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    exit::after_report(written, !report.passed())
 }
 
 /// Every disagreement, then the summary and the command that repeats the

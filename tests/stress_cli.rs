@@ -17,20 +17,6 @@ use rotation_game::{Board, PdbSolver, Solver, pattern_database};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
-/// Runs `rotation-game` with `args` and its standard output already closed
-/// by the reader, as `| head` leaves it once it has read enough.
-fn run_with_stdout_closed(args: &[&str]) -> std::process::Output {
-    let mut child = common::binary()
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("the binary finishes")
-}
-
 /// Writes an executable shell script and returns its path.
 fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
@@ -475,7 +461,7 @@ fn a_run_that_fails_only_as_a_whole_is_reported_whole() {
 
 #[test]
 fn a_failure_is_status_1_even_when_the_output_pipe_is_closed() {
-    let output = run_with_stdout_closed(&[
+    let output = common::run_with_stdout_closed(&[
         "stress",
         "--program",
         "cat >/dev/null",
@@ -486,7 +472,7 @@ fn a_failure_is_status_1_even_when_the_output_pipe_is_closed() {
     ]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let passing = format!("{BINARY} solve");
-    let output = run_with_stdout_closed(&[
+    let output = common::run_with_stdout_closed(&[
         "stress",
         "--program",
         &passing,

@@ -4,20 +4,6 @@ mod common;
 
 use common::run;
 
-/// Runs `rotation-game` with `args` and its standard output already closed
-/// by the reader, as `| head` leaves it once it has read enough.
-fn run_with_stdout_closed(args: &[&str]) -> std::process::Output {
-    let mut child = common::binary()
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("the binary finishes")
-}
-
 #[test]
 fn a_passing_campaign_prints_a_summary_and_exits_0() {
     let output = run(&[
@@ -144,7 +130,7 @@ fn the_repeat_command_leaves_out_the_default_max_depth() {
 
 #[test]
 fn a_closed_output_pipe_ends_a_passing_campaign_quietly() {
-    let output = run_with_stdout_closed(&["verify", "--seed", "1", "--boards", "5"]);
+    let output = common::run_with_stdout_closed(&["verify", "--seed", "1", "--boards", "5"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert!(output.stderr.is_empty(), "{output:?}");
 }
@@ -152,7 +138,7 @@ fn a_closed_output_pipe_ends_a_passing_campaign_quietly() {
 #[test]
 fn a_closed_output_pipe_ends_the_census_quietly() {
     for format in [&["census"][..], &["census", "--json"]] {
-        let output = run_with_stdout_closed(format);
+        let output = common::run_with_stdout_closed(format);
         assert_eq!(output.status.code(), Some(0), "{output:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!stderr.contains("panicked"), "{stderr}");

@@ -63,6 +63,20 @@ pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// Runs `rotation-game` with `args` and its standard output already closed
+/// by the reader, as `| head` leaves it once it has read enough.
+pub fn run_with_stdout_closed(args: &[&str]) -> Output {
+    let mut child = binary()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("the binary finishes")
+}
+
 /// Writes `text` to `dir/name` and returns the path as a string.
 pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
     let path = dir.join(name);

@@ -80,11 +80,11 @@ pub fn run(args: ShowArgs) -> ExitCode {
         .iter()
         .map(|frames| show::text(frames, colour))
         .collect();
-    if let Some(path) = &args.svg {
-        if let Err(error) = fs::write(path, show::svg(&rows)) {
-            eprintln!("rotation-game: cannot write {}: {error}", path.display());
-            return ExitCode::from(exit::IO_ERROR);
-        }
+    if let Some(path) = &args.svg
+        && let Err(error) = fs::write(path, show::svg(&rows))
+    {
+        eprintln!("rotation-game: cannot write {}: {error}", path.display());
+        return ExitCode::from(exit::IO_ERROR);
     }
     let mut out = io::stdout().lock();
     match out

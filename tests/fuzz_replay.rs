@@ -1,7 +1,7 @@
 //! Replays the seed corpora on stable: every file of `fuzz/seeds/<target>/`
 //! goes through the target's check in `rotation_game::fuzzing`, exactly as
-//! libFuzzer runs it. (Minimized crashes are named tests in
-//! `tests/fuzz_regressions.rs`.)
+//! libFuzzer runs it. (A crash a fuzzer finds is minimized and becomes a
+//! named test in `tests/fuzz_regressions.rs`; none has been found yet.)
 
 use std::fs;
 use std::path::{Path, PathBuf};

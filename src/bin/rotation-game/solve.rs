@@ -20,9 +20,10 @@ use crate::input;
 /// cases ends it, and anything after the 0 is ignored. Each case must hold
 /// eight each of 1, 2 and 3.
 ///
-/// Exit status: 0 when every case was answered; 65 on bad input (the answers
-/// for every valid case before it are still printed, and the error, with its
-/// case, line and column, goes to standard error); 66 when INPUT cannot be
+/// Exit status: 0 when every case was answered; 65 on bad input or a board
+/// the bfs solver refuses (the answers for every valid case before it are
+/// still printed, and the error, with its case, line and column, goes to
+/// standard error); 66 when INPUT cannot be
 /// opened; 74 on a read or write failure.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]

@@ -208,14 +208,21 @@ fn termination_of(status: ExitStatus) -> Termination {
 /// The script `sh -c` gets for `command`.
 ///
 /// A plain command (words of letters, digits, quotes and ``_./-=:,+@%``, not
-/// starting with an assignment or a reserved word) is prefixed with `exec`,
+/// starting with an assignment, a reserved word or a built-in that only the
+/// shell has, such as `exit` or `cd`) is prefixed with `exec`,
 /// so that the shell replaces itself with the program: the program leads the
 /// process group, and a signal that kills it is reported as that signal.
 /// Anything else (pipes, `;`, `&&`, redirections, expansions) runs as a
 /// script, and a signal that kills its last command shows, as shells report
 /// it, as exit status 128 + N.
 pub fn shell_script(command: &str) -> String {
-    const RESERVED: [&str; 7] = ["exec", "if", "while", "until", "for", "case", "command"];
+    // Reserved words, and the built-ins that are not also programs: `exec`
+    // cannot run them.
+    const SHELL_ONLY: [&str; 26] = [
+        "exec", "if", "while", "until", "for", "case", "command", "exit", "return", "break",
+        "continue", ".", ":", "eval", "export", "readonly", "set", "shift", "times", "trap",
+        "unset", "cd", "wait", "umask", "ulimit", "read",
+    ];
     let plain_characters = command
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || " _./-=:,+@%\"'".contains(c));
@@ -223,7 +230,7 @@ pub fn shell_script(command: &str) -> String {
     let plain = plain_characters
         && !first_word.is_empty()
         && !first_word.contains('=')
-        && !RESERVED.contains(&first_word);
+        && !SHELL_ONLY.contains(&first_word);
     if plain {
         format!("exec {command}")
     } else {
@@ -349,7 +356,9 @@ mod tests {
             shell_script("python3 'my sol.py'"),
             "exec python3 'my sol.py'"
         );
-        for script in ["a | b", "a; b", "a > out", "X=1 a", "exec a", "$HOME/a", ""] {
+        for script in [
+            "a | b", "a; b", "a > out", "X=1 a", "exec a", "$HOME/a", "", "exit 3", "cd dir",
+        ] {
             assert_eq!(shell_script(script), script);
         }
     }

@@ -147,14 +147,8 @@ impl Census {
     /// The census as JSON: `boards_by_length` (a list of `{length,
     /// boards}`), `total` and `max_length`.
     pub fn to_json(&self) -> serde_json::Value {
-        let rows: Vec<serde_json::Value> = self
-            .boards_by_length
-            .iter()
-            .enumerate()
-            .map(|(length, boards)| serde_json::json!({ "length": length, "boards": boards }))
-            .collect();
         serde_json::json!({
-            "boards_by_length": rows,
+            "boards_by_length": lengths_to_json(&self.boards_by_length),
             "total": self.total(),
             "max_length": self.max_length(),
         })
@@ -308,6 +302,16 @@ fn add_counts(mut sum: [u64; BINS], other: [u64; BINS]) -> [u64; BINS] {
         *total += count;
     }
     sum
+}
+
+/// Board counts by optimal length (index = length) as a JSON list of
+/// `{length, boards}`: the form `census --json` and `verify --json` share.
+pub(crate) fn lengths_to_json(boards_by_length: &[u64]) -> Vec<serde_json::Value> {
+    boards_by_length
+        .iter()
+        .enumerate()
+        .map(|(length, boards)| serde_json::json!({ "length": length, "boards": boards }))
+        .collect()
 }
 
 #[cfg(test)]

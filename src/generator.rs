@@ -26,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use crate::board::{Board, Digit};
+use crate::census::MAX_OPTIMAL_LENGTH;
 use crate::geometry::{ALL_CELLS, CELL_COUNT, CENTRE};
 use crate::moves::Move;
 use crate::pattern_database::{self, MAX_DISTANCE};
@@ -129,8 +130,7 @@ impl Generator {
             Mode::Uniform | Mode::Scramble(_) => {}
             Mode::Hardest => generator.hardest = hardest_boards(),
             Mode::Depth(length) => {
-                let hardest = hardest_boards();
-                let max = pattern_database::optimal_length(&hardest[0]);
+                let max = MAX_OPTIMAL_LENGTH;
                 if length > max {
                     return Err(GenError::NoSuchDepth {
                         requested: length,
@@ -138,7 +138,7 @@ impl Generator {
                     });
                 }
                 if length == max {
-                    generator.hardest = hardest;
+                    generator.hardest = hardest_boards();
                 } else {
                     generator.sets_at_depth = sets_at_distance(length);
                 }
@@ -202,16 +202,27 @@ pub fn uniform_board(rng: &mut BoardRng) -> Board {
 /// other two are shuffled over the 16 outer cells.
 pub fn solved_board(rng: &mut BoardRng) -> Board {
     let centre = Digit::ALL[rng.below(3) as usize];
-    let others: Vec<Digit> = Digit::ALL.into_iter().filter(|&d| d != centre).collect();
-    let mut outer: [Digit; 16] = std::array::from_fn(|i| others[i / 8]);
+    let mut outer: [bool; 16] = std::array::from_fn(|i| i >= 8);
     rng.shuffle(&mut outer);
+    solved_board_with(centre, &outer)
+}
+
+/// The solved board with `centre` filling the centre; the 16 outer cells, in
+/// cell order, hold the larger of the other two digits where `outer` is true
+/// and the smaller where it is false.
+///
+/// # Panics
+///
+/// When `outer` is not eight `true` and eight `false`.
+pub fn solved_board_with(centre: Digit, outer: &[bool; 16]) -> Board {
+    let others: Vec<Digit> = Digit::ALL.into_iter().filter(|&d| d != centre).collect();
     let mut cells_of = [0u32; 3];
     cells_of[centre.index()] = CENTRE;
     let outer_cells = (0..CELL_COUNT as u32).filter(|cell| CENTRE & (1 << cell) == 0);
-    for (cell, digit) in outer_cells.zip(outer) {
-        cells_of[digit.index()] |= 1 << cell;
+    for (cell, &larger) in outer_cells.zip(outer) {
+        cells_of[others[usize::from(larger)].index()] |= 1 << cell;
     }
-    Board::from_cell_sets_unchecked(cells_of)
+    Board::from_cell_sets(cells_of).expect("eight outer cells for each of the other two digits")
 }
 
 /// `moves` random moves from a random solved board, each move uniform among
@@ -220,11 +231,14 @@ pub fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
     let mut board = solved_board(rng);
     let mut previous: Option<Move> = None;
     for _ in 0..moves {
-        let allowed: Vec<Move> = Move::ALL
+        let undo = previous.map(Move::inverse);
+        let allowed = if undo.is_some() { 7 } else { 8 };
+        let choice = rng.below(allowed) as usize;
+        let m = Move::ALL
             .into_iter()
-            .filter(|&m| Some(m.inverse()) != previous)
-            .collect();
-        let m = allowed[rng.below(allowed.len() as u64) as usize];
+            .filter(|&m| Some(m) != undo)
+            .nth(choice)
+            .expect("choice is below the number of allowed moves");
         board = board.apply(m);
         previous = Some(m);
     }

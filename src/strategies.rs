@@ -8,7 +8,8 @@
 use proptest::prelude::*;
 
 use crate::board::{Board, Digit};
-use crate::geometry::{CELL_COUNT, CENTRE};
+use crate::generator;
+use crate::geometry::CELL_COUNT;
 use crate::moves::{Move, MoveSequence};
 
 /// Any single move.
@@ -32,17 +33,10 @@ pub fn uniform_boards() -> impl Strategy<Value = Board> {
 /// A solved board: one digit fills the centre, the other two share the
 /// outer cells in any arrangement.
 pub fn solved_boards() -> impl Strategy<Value = Board> {
-    let outer: Vec<u8> = (0..16).map(|i| (i / 8) as u8).collect();
+    let outer: Vec<bool> = (0..16).map(|i| i >= 8).collect();
     (0..3usize, Just(outer).prop_shuffle()).prop_map(|(centre, outer)| {
-        let centre = Digit::ALL[centre];
-        let others: Vec<Digit> = Digit::ALL.into_iter().filter(|&d| d != centre).collect();
-        let mut cells_of = [0u32; 3];
-        cells_of[centre.index()] = CENTRE;
-        let outer_cells = (0..CELL_COUNT as u32).filter(|cell| CENTRE & (1 << cell) == 0);
-        for (cell, other) in outer_cells.zip(outer) {
-            cells_of[others[other as usize].index()] |= 1 << cell;
-        }
-        Board::from_cell_sets(cells_of).expect("a solved board is valid")
+        let outer: [bool; 16] = outer.try_into().expect("sixteen outer cells");
+        generator::solved_board_with(Digit::ALL[centre], &outer)
     })
 }
 

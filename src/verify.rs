@@ -48,6 +48,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::board::{Board, Digit};
+use crate::census;
 use crate::generator::Generator;
 use crate::moves::{Move, MoveSequence};
 use crate::pattern_database::{self, MAX_DISTANCE};
@@ -402,12 +403,7 @@ impl Report {
     /// seconds}`), `disagreements` (those kept), `disagreement_count` (all
     /// of them), `disagreements_not_kept`, `threads` and `seconds`.
     pub fn to_json(&self) -> serde_json::Value {
-        let by_length: Vec<serde_json::Value> = self
-            .boards_by_length
-            .iter()
-            .enumerate()
-            .map(|(length, boards)| serde_json::json!({ "length": length, "boards": boards }))
-            .collect();
+        let by_length = census::lengths_to_json(&self.boards_by_length);
         let solvers: Vec<serde_json::Value> = self
             .solvers
             .iter()

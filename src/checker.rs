@@ -58,7 +58,6 @@
 //! ```
 
 mod lines;
-mod quote;
 
 use std::fmt;
 use std::io::Read;
@@ -69,7 +68,7 @@ use crate::parser::CaseReader;
 use crate::solver::{PdbSolver, Solution, Solver};
 
 use lines::{Line, LineReader, Stop};
-pub use quote::{QUOTE_BYTES, Quote};
+pub use crate::untrusted::{QUOTE_BYTES, Quote};
 
 /// The default output limit: 8 MiB.
 pub const DEFAULT_OUTPUT_LIMIT: u64 = 8 << 20;

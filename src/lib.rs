@@ -83,6 +83,7 @@ pub mod solver;
 pub mod strategies;
 pub mod stress;
 pub mod symmetry;
+pub mod untrusted;
 pub mod validator;
 pub mod verify;
 

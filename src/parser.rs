@@ -45,19 +45,14 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::board::Board;
-use crate::checker::Quote;
 use crate::geometry::CELL_COUNT;
+use crate::untrusted::{BUFFER_SIZE, Quote};
 
 /// The longest line accepted, in bytes, not counting its line feed.
 pub const MAX_LINE_LENGTH: u64 = 1 << 20;
 
 /// How many bytes of an offending token an error quotes.
 const QUOTED_TOKEN_BYTES: usize = 32;
-
-/// Size of the read buffer of each of the crate's streaming readers: this
-/// parser, the validator, the checker's line reader and the stress runner's
-/// pipe readers.
-pub(crate) const BUFFER_SIZE: usize = 1 << 16;
 
 /// Why the input is not valid judge input; see the [module docs](self).
 #[derive(Clone, Debug)]

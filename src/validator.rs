@@ -47,7 +47,7 @@ use std::io::{self, Read};
 
 use crate::board::Board;
 use crate::geometry::CELL_COUNT;
-use crate::parser::BUFFER_SIZE;
+use crate::untrusted::BUFFER_SIZE;
 
 /// Options of [`validate`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

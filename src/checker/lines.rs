@@ -9,9 +9,8 @@
 use std::io::{self, Read};
 
 use crate::board::Board;
-use crate::checker::quote::{QUOTE_BYTES, Quote};
 use crate::moves::Move;
-use crate::parser::BUFFER_SIZE;
+use crate::untrusted::{BUFFER_SIZE, QUOTE_BYTES, Quote};
 
 /// Why reading stopped before the end of the output.
 #[derive(Debug)]

@@ -25,7 +25,7 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 
-use crate::parser::BUFFER_SIZE;
+use crate::untrusted::BUFFER_SIZE;
 
 /// How much of standard error a run keeps, in bytes.
 pub const STDERR_KEPT: usize = 4096;

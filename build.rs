@@ -5,6 +5,10 @@
 #[allow(dead_code)]
 mod geometry;
 
+#[path = "src/cells.rs"]
+#[allow(dead_code)]
+mod cells;
+
 #[path = "src/rank.rs"]
 #[allow(dead_code)]
 mod rank;
@@ -16,6 +20,7 @@ fn main() {
     for source in [
         "build.rs",
         "src/geometry.rs",
+        "src/cells.rs",
         "src/rank.rs",
         "src/pattern_database/generate.rs",
     ] {

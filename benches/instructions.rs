@@ -12,21 +12,20 @@
 use std::hint::black_box;
 
 use gungraun::prelude::*;
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::{SolveOptions, solve_stream};
+use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{Board, IdaSolver, PdbSolver, Solver};
 
 const SEED: u64 = 2286;
 
 fn uniform_boards(count: u64) -> Vec<Board> {
-    Generator::new(SEED, Mode::Uniform).unwrap().boards(count)
+    Generator::new(SEED, Mode::Uniform).boards(count)
 }
 
 fn depth_boards(length: u8, count: u64) -> Vec<Board> {
-    Generator::new(SEED, Mode::Depth(length))
-        .unwrap()
-        .boards(count)
+    Generator::new(SEED, Mode::Length(OptimalLength::new(length).unwrap())).boards(count)
 }
 
 fn judge_input(count: u64) -> String {
@@ -67,6 +66,7 @@ fn judge(input: String) -> usize {
         black_box(input.as_bytes()),
         &mut output,
         &PdbSolver::default(),
+        &JudgeFormat,
         SolveOptions::default(),
         &mut |_| unreachable!("the input is valid"),
     )

@@ -12,9 +12,10 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::geometry::{CENTRE_CELLS, LINES};
-use rotation_game::judge::{SolveOptions, solve_stream};
+use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{BfsSolver, Board, IdaSolver, Move, PdbSolver, Solver, pattern_database};
+use rotation_game::{EightCells, OptimalLength};
 
 const SEED: u64 = 2286;
 
@@ -29,8 +30,8 @@ struct Corpus {
 }
 
 fn corpora() -> Vec<Corpus> {
-    let uniform = Generator::new(SEED, Mode::Uniform).unwrap();
-    let depth = |length| Generator::new(SEED, Mode::Depth(length)).unwrap();
+    let uniform = Generator::new(SEED, Mode::Uniform);
+    let depth = |length| Generator::new(SEED, Mode::Length(OptimalLength::new(length).unwrap()));
     vec![
         Corpus {
             name: "uniform",
@@ -99,7 +100,7 @@ fn solvers(c: &mut Criterion) {
 
 /// The lenient parser on about 10 MB of generated judge input.
 fn parse(c: &mut Criterion) {
-    let boards = Generator::new(SEED, Mode::Uniform).unwrap().boards(210_000);
+    let boards = Generator::new(SEED, Mode::Uniform).boards(210_000);
     let input = format_input(&boards);
     let mut group = c.benchmark_group("parse");
     group.throughput(Throughput::Bytes(input.len() as u64));
@@ -112,7 +113,7 @@ fn parse(c: &mut Criterion) {
 
 /// Parse, solve and format 100,000 uniform boards, in memory.
 fn judge(c: &mut Criterion) {
-    let boards = Generator::new(SEED, Mode::Uniform).unwrap().boards(100_000);
+    let boards = Generator::new(SEED, Mode::Uniform).boards(100_000);
     let input = format_input(&boards);
     let solver = PdbSolver::default();
     let options = SolveOptions::default();
@@ -122,9 +123,14 @@ fn judge(c: &mut Criterion) {
     group.bench_function("100k-uniform", |b| {
         b.iter(|| {
             let mut output = Vec::with_capacity(2 << 20);
-            solve_stream(input.as_bytes(), &mut output, &solver, options, &mut |_| {
-                unreachable!("the input is valid")
-            })
+            solve_stream(
+                input.as_bytes(),
+                &mut output,
+                &solver,
+                &JudgeFormat,
+                options,
+                &mut |_| unreachable!("the input is valid"),
+            )
             .unwrap();
             output.len()
         })
@@ -135,7 +141,7 @@ fn judge(c: &mut Criterion) {
 /// The board as one bitmask per digit (what the crate uses) against a plain
 /// array of 24 digits: applying moves and testing the centre.
 fn representation(c: &mut Criterion) {
-    let boards = Generator::new(SEED, Mode::Uniform).unwrap().boards(1000);
+    let boards = Generator::new(SEED, Mode::Uniform).boards(1000);
     let arrays: Vec<[u8; 24]> = boards.iter().map(Board::values).collect();
     let moves: Vec<Move> = (0..1000).map(|i| Move::ALL[(i * 5 + i / 8) % 8]).collect();
     let mut group = c.benchmark_group("representation");
@@ -184,7 +190,7 @@ fn pattern_database_cost(c: &mut Criterion) {
         b.iter(pattern_database::generate_distances)
     });
     group.bench_function("embedded-first-lookup", |b| {
-        b.iter(|| pattern_database::distance(black_box(0xff)))
+        b.iter(|| pattern_database::distance(black_box(EightCells::new(0xff).unwrap())))
     });
     group.finish();
 }

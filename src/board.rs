@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use crate::cells::EightCells;
 use crate::geometry::{ALL_CELLS, CELL_COUNT, CENTRE};
 use crate::moves::{Move, MoveSequence};
 
@@ -43,6 +44,13 @@ impl Digit {
     /// The digit's index among [`Digit::ALL`]: 0, 1 or 2.
     pub const fn index(self) -> usize {
         (self.0 - 1) as usize
+    }
+}
+
+impl serde::Serialize for Digit {
+    /// The digit's value, a number.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(self.0)
     }
 }
 
@@ -152,15 +160,16 @@ impl Board {
         Board { cells_of }
     }
 
-    /// The set of cells holding `digit`, as a 24-bit mask (bit `i` is cell
-    /// `i`).
-    pub const fn cells_of(&self, digit: Digit) -> u32 {
-        self.cells_of[digit.index()]
+    /// The eight cells holding `digit`.
+    #[inline]
+    pub const fn cells_of(&self, digit: Digit) -> EightCells {
+        EightCells::from_mask_unchecked(self.cells_of[digit.index()])
     }
 
-    /// The three cell sets, for digits 1, 2 and 3.
-    pub const fn cell_sets(&self) -> [u32; 3] {
-        self.cells_of
+    /// The cells of digits 1, 2 and 3.
+    #[inline]
+    pub fn cell_sets(&self) -> [EightCells; 3] {
+        self.cells_of.map(EightCells::from_mask_unchecked)
     }
 
     /// The digit on `cell`.
@@ -254,25 +263,17 @@ impl fmt::Debug for Board {
     }
 }
 
+impl serde::Serialize for Board {
+    /// The judge-input line, a string.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl fmt::Display for Board {
     /// The judge-input line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_judge_line())
-    }
-}
-
-impl std::str::FromStr for Board {
-    type Err = BoardError;
-
-    /// Parses 24 values separated by whitespace (spaces optional: `"111…"`
-    /// with 24 digits is accepted too, which is handy on a command line).
-    fn from_str(text: &str) -> Result<Board, BoardError> {
-        let compact: Vec<u8> = text
-            .bytes()
-            .filter(|b| !b.is_ascii_whitespace())
-            .map(|b| b.wrapping_sub(b'0'))
-            .collect();
-        Board::from_values(&compact)
     }
 }
 
@@ -289,7 +290,7 @@ mod tests {
     fn values_round_trip() {
         let board = Board::from_values(&SAMPLE).unwrap();
         assert_eq!(board.values(), SAMPLE);
-        assert_eq!(board.to_judge_line().parse::<Board>(), Ok(board));
+        assert_eq!(Board::from_values(&board.values()), Ok(board));
     }
 
     #[test]

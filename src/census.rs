@@ -19,7 +19,7 @@
 //! # Symmetries used, and why they are sound
 //!
 //! 1. **The board's eight symmetries.** For a symmetry `g` (a rotation or
-//!    reflection of the square, see [`symmetry`](crate::symmetry)),
+//!    reflection of the square, see `src/symmetry.rs`),
 //!    `d(g(S)) = d(S)` for every set `S`. Let `F(S1)` be the histogram of
 //!    `min(d(S1), d(S2), d(S3))` over the 12,870 ways of splitting the
 //!    complement of `S1` into `(S2, S3)`. `g` maps the splits of the
@@ -45,7 +45,7 @@
 //! For a fixed `S1`, its complement `R` has 16 cells `r0 < … < r15`; call
 //! the first eight the low half and the rest the high half. A split puts
 //! `k` low cells and `8 - k` high cells into `S2`, and the others into
-//! `S3`. The combinadic rank (see [`rank`](crate::rank)) of a set is a sum
+//! `S3`. The combinadic rank (see `src/rank.rs`) of a set is a sum
 //! over its cells in increasing order, `C(p_i, i + 1)`, and every low cell
 //! precedes every high cell; so the rank of `S2` is the contribution of its
 //! low part (at positions `0..k`) plus that of its high part (at positions
@@ -56,7 +56,9 @@
 
 use rayon::prelude::*;
 
+use crate::cells::EightCells;
 use crate::geometry::{ALL_CELLS, CELL_COUNT};
+use crate::length::{LengthCounts, OptimalLength};
 use crate::pattern_database::{self, MAX_DISTANCE};
 use crate::rank::binomial;
 use crate::symmetry::Symmetry;
@@ -66,7 +68,7 @@ pub const TOTAL_BOARDS: u64 = 9_465_511_770;
 
 /// The number of boards of each optimal length, indexed by length, as
 /// computed by [`census`] (a test that is ignored by default recomputes it).
-pub const BOARDS_BY_OPTIMAL_LENGTH: [u64; 14] = [
+pub const BOARDS_BY_OPTIMAL_LENGTH: [u64; OptimalLength::MAX.moves() as usize + 1] = [
     38_610,
     308_880,
     1_698_840,
@@ -83,9 +85,6 @@ pub const BOARDS_BY_OPTIMAL_LENGTH: [u64; 14] = [
     192,
 ];
 
-/// The greatest optimal length of any board.
-pub const MAX_OPTIMAL_LENGTH: u8 = BOARDS_BY_OPTIMAL_LENGTH.len() as u8 - 1;
-
 /// Splits of the sixteen other cells between the second and third digits,
 /// counting `{S2, S3}` once: C(16, 8) / 2.
 const UNORDERED_SPLITS: u64 = 6_435;
@@ -93,66 +92,9 @@ const UNORDERED_SPLITS: u64 = 6_435;
 /// Histogram bins: one per possible distance.
 const BINS: usize = MAX_DISTANCE as usize + 1;
 
-/// The exact number of boards at each optimal length.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Census {
-    /// Boards by optimal length, up to the greatest length that has any.
-    boards_by_length: Vec<u64>,
-}
-
-impl Census {
-    /// The census from counts by length (trailing zero counts are dropped).
-    pub fn from_counts(counts: &[u64]) -> Census {
-        let used = counts
-            .iter()
-            .rposition(|&count| count > 0)
-            .map_or(0, |i| i + 1);
-        Census {
-            boards_by_length: counts[..used].to_vec(),
-        }
-    }
-
-    /// The embedded result, [`BOARDS_BY_OPTIMAL_LENGTH`].
-    pub fn embedded() -> Census {
-        Census::from_counts(&BOARDS_BY_OPTIMAL_LENGTH)
-    }
-
-    /// Boards of each optimal length, indexed by length, up to the greatest.
-    pub fn boards_by_length(&self) -> &[u64] {
-        &self.boards_by_length
-    }
-
-    /// All boards counted.
-    pub fn total(&self) -> u64 {
-        self.boards_by_length.iter().sum()
-    }
-
-    /// The greatest optimal length with any board (0 for an empty census).
-    pub fn max_length(&self) -> u8 {
-        self.boards_by_length.len().saturating_sub(1) as u8
-    }
-
-    /// The census as a text table: a header, one `length boards` row per
-    /// length, the total and the greatest optimal length.
-    pub fn table(&self) -> String {
-        let mut table = String::from("length        boards\n");
-        for (length, count) in self.boards_by_length.iter().enumerate() {
-            table.push_str(&format!("{length:>6} {count:>13}\n"));
-        }
-        table.push_str(&format!(" total {:>13}\n", self.total()));
-        table.push_str(&format!("maximal optimal length: {}\n", self.max_length()));
-        table
-    }
-
-    /// The census as JSON: `boards_by_length` (a list of `{length,
-    /// boards}`), `total` and `max_length`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "boards_by_length": lengths_to_json(&self.boards_by_length),
-            "total": self.total(),
-            "max_length": self.max_length(),
-        })
-    }
+/// The embedded result, [`BOARDS_BY_OPTIMAL_LENGTH`].
+pub fn embedded() -> LengthCounts {
+    LengthCounts::from_counts(&BOARDS_BY_OPTIMAL_LENGTH)
 }
 
 /// Counts every board by optimal length, on `threads` threads (0: one per
@@ -168,7 +110,7 @@ impl Census {
 pub fn census(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Census, rayon::ThreadPoolBuildError> {
+) -> Result<LengthCounts, rayon::ThreadPoolBuildError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -188,7 +130,7 @@ pub fn census(
             })
             .reduce(|| [0u64; BINS], add_counts)
     });
-    Ok(Census::from_counts(&counts))
+    Ok(LengthCounts::from_counts(&counts))
 }
 
 /// A first-digit set standing for its orbit under the board's symmetries.
@@ -231,7 +173,7 @@ fn eight_cell_sets() -> impl Iterator<Item = u32> {
 /// Adds the boards whose first digit's set is in the orbit of
 /// `representative` to `counts`.
 fn add_first_set(counts: &mut [u64; BINS], representative: &Representative) {
-    let first = pattern_database::distance(representative.cells);
+    let first = pattern_database::distance(EightCells::from_mask_unchecked(representative.cells));
     let splits = split_histogram(representative.cells);
     let weight = 2 * representative.orbit_size;
     for (rest, &count) in splits.iter().enumerate() {
@@ -304,16 +246,6 @@ fn add_counts(mut sum: [u64; BINS], other: [u64; BINS]) -> [u64; BINS] {
     sum
 }
 
-/// Board counts by optimal length (index = length) as a JSON list of
-/// `{length, boards}`: the form `census --json` and `verify --json` share.
-pub(crate) fn lengths_to_json(boards_by_length: &[u64]) -> Vec<serde_json::Value> {
-    boards_by_length
-        .iter()
-        .enumerate()
-        .map(|(length, boards)| serde_json::json!({ "length": length, "boards": boards }))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,7 +273,8 @@ mod tests {
                     third |= 1 << cell;
                 }
             }
-            let nearest = pattern_database::distance(second).min(pattern_database::distance(third));
+            let distance = |set| pattern_database::distance(EightCells::from_mask_unchecked(set));
+            let nearest = distance(second).min(distance(third));
             histogram[usize::from(nearest)] += 1;
         }
         histogram
@@ -351,7 +284,11 @@ mod tests {
     /// highest masks, and some spread by rank.
     fn sample_sets() -> Vec<u32> {
         let mut sets = vec![CENTRE, 0xff, ALL_CELLS & !0xffff];
-        sets.extend((0..SUBSET_COUNT).step_by(24_593).map(crate::rank::unrank));
+        sets.extend(
+            (0..SUBSET_COUNT)
+                .step_by(24_593)
+                .map(|index| crate::rank::unrank(index).mask()),
+        );
         sets
     }
 
@@ -362,7 +299,7 @@ mod tests {
         assert!(
             sets.iter()
                 .enumerate()
-                .all(|(index, &set)| rank(set) == index)
+                .all(|(index, &set)| rank(EightCells::from_mask_unchecked(set)) == index)
         );
     }
 
@@ -403,7 +340,7 @@ mod tests {
             members.dedup();
             let mut slow = [0u64; BINS];
             for first in members {
-                let own = pattern_database::distance(first);
+                let own = pattern_database::distance(EightCells::from_mask_unchecked(first));
                 for (rest, count) in ordered_splits_by_brute_force(first).into_iter().enumerate() {
                     slow[usize::from(own).min(rest)] += count;
                 }
@@ -416,7 +353,7 @@ mod tests {
     fn embedded_counts_add_up_to_every_board() {
         let total = u64::from(binomial(24, 8)) * u64::from(binomial(16, 8));
         assert_eq!(total, TOTAL_BOARDS);
-        assert_eq!(Census::embedded().total(), TOTAL_BOARDS);
+        assert_eq!(embedded().total(), TOTAL_BOARDS);
     }
 
     #[test]
@@ -447,26 +384,16 @@ mod tests {
     }
 
     #[test]
-    fn embedded_count_at_the_greatest_length_is_the_hardest_boards() {
+    fn embedded_counts_reach_exactly_the_greatest_optimal_length() {
         let hardest = hardest_boards();
+        for board in &hardest {
+            assert_eq!(pattern_database::optimal_length(board), OptimalLength::MAX);
+        }
+        assert_eq!(embedded().max_length(), Some(OptimalLength::MAX));
+        assert!(BOARDS_BY_OPTIMAL_LENGTH.iter().all(|&count| count > 0));
         assert_eq!(
-            pattern_database::optimal_length(&hardest[0]),
-            MAX_OPTIMAL_LENGTH
-        );
-        assert_eq!(
-            BOARDS_BY_OPTIMAL_LENGTH[usize::from(MAX_OPTIMAL_LENGTH)],
+            BOARDS_BY_OPTIMAL_LENGTH[usize::from(OptimalLength::MAX.moves())],
             hardest.len() as u64
         );
-    }
-
-    #[test]
-    fn table_lists_every_length_the_total_and_the_maximum() {
-        let census = Census::from_counts(&[3, 0, 5, 0, 0]);
-        assert_eq!(census.max_length(), 2);
-        assert_eq!(
-            census.table(),
-            "length        boards\n     0             3\n     1             0\n     2             5\n total             8\nmaximal optimal length: 2\n"
-        );
-        assert_eq!(census.to_json()["total"], 8);
     }
 }

@@ -19,7 +19,7 @@
 //! | target | input | property |
 //! | --- | --- | --- |
 //! | [`parse`] | judge input | the lenient parser never panics, its errors point into the input, and its boards survive formatting and parsing again |
-//! | [`solve`] | a board, [decoded](decode_board) | the `pdb` answer is sound and optimal, and equals `bfs`'s and `ida`'s on short boards |
+//! | [`solve`] | a board, [decoded](decode_board) | the descent's answer is sound and optimal, and every registered solver quick enough for the board gives it |
 //! | [`validate`] | a test file | whatever the strict validator accepts, the lenient parser accepts with the same boards |
 //! | [`check`] | a contestant's output for [`CHECK_INPUT`] | the checker never panics, is deterministic, keeps to its output limit, and says OK exactly for the right answer up to tolerated whitespace |
 //!
@@ -38,7 +38,7 @@ mod validate;
 
 pub use check::{CHECK_INPUT, CHECK_OUTPUT_LIMIT, check, check_expected_output};
 pub use parse::parse;
-pub use solve::{BFS_BOUND, IDA_BOUND, decode_board, encode_board, solve};
+pub use solve::{decode_board, encode_board, solve};
 pub use validate::validate;
 
 /// A fuzz target: its name and the check it runs on each input.

@@ -15,8 +15,9 @@
 //! - [`Mode::Uniform`]: a uniformly random arrangement of the 24 tiles;
 //! - [`Mode::Scramble`]: `k` random moves, never undoing the previous one,
 //!   applied to a uniformly random solved board;
-//! - [`Mode::Depth`]: a board whose optimal length is exactly `k`, uniform
-//!   among all such boards (see [`depth_board`] for the sampling);
+//! - [`Mode::Length`]: a board whose optimal length is exactly `k`, uniform
+//!   among all such boards (by rejection sampling, described at
+//!   `length_board`);
 //! - [`Mode::Hardest`]: every board of the greatest optimal length, in
 //!   increasing order ([`hardest_boards`]).
 //!
@@ -26,15 +27,16 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use crate::board::{Board, Digit};
-use crate::census::MAX_OPTIMAL_LENGTH;
+use crate::cells::EightCells;
 use crate::geometry::{ALL_CELLS, CELL_COUNT, CENTRE};
+use crate::length::OptimalLength;
 use crate::moves::Move;
-use crate::pattern_database::{self, MAX_DISTANCE};
+use crate::pattern_database;
 use crate::rank::unrank;
 
 /// A random stream for one board: ChaCha8 keyed by the seed, on the stream
 /// numbered by the board's index.
-pub struct BoardRng(ChaCha8Rng);
+pub(crate) struct BoardRng(ChaCha8Rng);
 
 impl BoardRng {
     /// The stream of board `index` under `seed`.
@@ -81,23 +83,10 @@ pub enum Mode {
     /// This many random moves, never undoing the previous one, from a
     /// uniformly random solved board.
     Scramble(u8),
-    /// Boards whose optimal length is exactly this, uniform among them.
-    Depth(u8),
+    /// Boards of exactly this optimal length, uniform among them.
+    Length(OptimalLength),
     /// Every board of the greatest optimal length, in increasing order.
     Hardest,
-}
-
-/// Why a generator cannot be made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GenError {
-    /// No board has this optimal length.
-    #[error("no board has optimal length {requested}: optimal lengths run from 0 to {max}")]
-    NoSuchDepth {
-        /// The length asked for.
-        requested: u8,
-        /// The greatest optimal length of any board.
-        max: u8,
-    },
 }
 
 /// Boards of one mode under one seed, each available by index.
@@ -106,45 +95,30 @@ pub struct Generator {
     seed: u64,
     mode: Mode,
     /// The boards of the greatest optimal length, for [`Mode::Hardest`] and
-    /// for [`Mode::Depth`] at that length; empty otherwise.
+    /// for [`Mode::Length`] at that length; empty otherwise.
     hardest: Vec<Board>,
-    /// For [`Mode::Depth`] below the greatest length: the 8-cell sets at
-    /// exactly that distance, by rank order.
-    sets_at_depth: Vec<u32>,
+    /// For [`Mode::Length`] below the greatest length: the 8-cell sets at
+    /// exactly that distance from the centre, by rank order.
+    sets_at_length: Vec<EightCells>,
 }
 
 impl Generator {
     /// A generator of `mode` boards under `seed`.
-    ///
-    /// # Errors
-    ///
-    /// For [`Mode::Depth`] with a length no board has.
-    pub fn new(seed: u64, mode: Mode) -> Result<Generator, GenError> {
+    pub fn new(seed: u64, mode: Mode) -> Generator {
         let mut generator = Generator {
             seed,
             mode,
             hardest: Vec::new(),
-            sets_at_depth: Vec::new(),
+            sets_at_length: Vec::new(),
         };
         match mode {
             Mode::Uniform | Mode::Scramble(_) => {}
-            Mode::Hardest => generator.hardest = hardest_boards(),
-            Mode::Depth(length) => {
-                let max = MAX_OPTIMAL_LENGTH;
-                if length > max {
-                    return Err(GenError::NoSuchDepth {
-                        requested: length,
-                        max,
-                    });
-                }
-                if length == max {
-                    generator.hardest = hardest_boards();
-                } else {
-                    generator.sets_at_depth = sets_at_distance(length);
-                }
+            Mode::Hardest | Mode::Length(OptimalLength::MAX) => {
+                generator.hardest = hardest_boards();
             }
+            Mode::Length(length) => generator.sets_at_length = sets_at_distance(length.moves()),
         }
-        Ok(generator)
+        generator
     }
 
     /// The mode.
@@ -176,10 +150,10 @@ impl Generator {
             Mode::Uniform => uniform_board(&mut rng),
             Mode::Scramble(moves) => scrambled_board(&mut rng, moves),
             Mode::Hardest => self.hardest[index as usize],
-            Mode::Depth(_) if !self.hardest.is_empty() => {
+            Mode::Length(_) if !self.hardest.is_empty() => {
                 self.hardest[rng.below(self.hardest.len() as u64) as usize]
             }
-            Mode::Depth(length) => depth_board(&mut rng, length, &self.sets_at_depth),
+            Mode::Length(length) => length_board(&mut rng, length, &self.sets_at_length),
         }
     }
 
@@ -192,7 +166,7 @@ impl Generator {
 }
 
 /// A uniformly random arrangement of eight each of 1, 2 and 3.
-pub fn uniform_board(rng: &mut BoardRng) -> Board {
+pub(crate) fn uniform_board(rng: &mut BoardRng) -> Board {
     let mut values: [u8; CELL_COUNT] = std::array::from_fn(|cell| (cell / 8) as u8 + 1);
     rng.shuffle(&mut values);
     Board::from_values(&values).expect("a permutation of a valid board is valid")
@@ -200,7 +174,7 @@ pub fn uniform_board(rng: &mut BoardRng) -> Board {
 
 /// A uniformly random solved board: a random digit fills the centre and the
 /// other two are shuffled over the 16 outer cells.
-pub fn solved_board(rng: &mut BoardRng) -> Board {
+pub(crate) fn solved_board(rng: &mut BoardRng) -> Board {
     let centre = Digit::ALL[rng.below(3) as usize];
     let mut outer: [bool; 16] = std::array::from_fn(|i| i >= 8);
     rng.shuffle(&mut outer);
@@ -214,7 +188,7 @@ pub fn solved_board(rng: &mut BoardRng) -> Board {
 /// # Panics
 ///
 /// When `outer` is not eight `true` and eight `false`.
-pub fn solved_board_with(centre: Digit, outer: &[bool; 16]) -> Board {
+pub(crate) fn solved_board_with(centre: Digit, outer: &[bool; 16]) -> Board {
     let others: Vec<Digit> = Digit::ALL.into_iter().filter(|&d| d != centre).collect();
     let mut cells_of = [0u32; 3];
     cells_of[centre.index()] = CENTRE;
@@ -227,7 +201,7 @@ pub fn solved_board_with(centre: Digit, outer: &[bool; 16]) -> Board {
 
 /// `moves` random moves from a random solved board, each move uniform among
 /// the seven that do not undo the previous one.
-pub fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
+pub(crate) fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
     let mut board = solved_board(rng);
     let mut previous: Option<Move> = None;
     for _ in 0..moves {
@@ -246,7 +220,7 @@ pub fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
 }
 
 /// The 8-cell sets at exactly `distance` from the centre, by rank.
-fn sets_at_distance(distance: u8) -> Vec<u32> {
+fn sets_at_distance(distance: u8) -> Vec<EightCells> {
     let table = pattern_database::distances();
     (0..table.len())
         .filter(|&rank| table[rank] == distance)
@@ -255,20 +229,26 @@ fn sets_at_distance(distance: u8) -> Vec<u32> {
 }
 
 /// A board of optimal length exactly `length`, uniform among all of them;
-/// `sets_at_depth` lists the 8-cell sets at distance `length`.
+/// `sets_at_length` lists the 8-cell sets at distance `length` from the
+/// centre.
 ///
 /// Rejection sampling. Propose a board by drawing a digit `d` uniformly, a
-/// set for `d` uniformly from `sets_at_depth`, and a uniform split of the
+/// set for `d` uniformly from `sets_at_length`, and a uniform split of the
 /// other 16 cells between the other two digits. A board with `m` digits at
 /// distance exactly `length` is proposed with probability proportional to
 /// `m`. Accept it when no digit is closer than `length` (so its optimal
 /// length is `length`), and then only with probability `1 / m`: every
 /// accepted board is then equally likely.
-pub fn depth_board(rng: &mut BoardRng, length: u8, sets_at_depth: &[u32]) -> Board {
+pub(crate) fn length_board(
+    rng: &mut BoardRng,
+    length: OptimalLength,
+    sets_at_length: &[EightCells],
+) -> Board {
+    let length = length.moves();
     loop {
         let digit = rng.below(3) as usize;
         let mut cells_of = [0u32; 3];
-        cells_of[digit] = sets_at_depth[rng.below(sets_at_depth.len() as u64) as usize];
+        cells_of[digit] = sets_at_length[rng.below(sets_at_length.len() as u64) as usize].mask();
         let mut rest: Vec<u32> = (0..CELL_COUNT as u32)
             .filter(|cell| cells_of[digit] & (1 << cell) == 0)
             .collect();
@@ -276,13 +256,14 @@ pub fn depth_board(rng: &mut BoardRng, length: u8, sets_at_depth: &[u32]) -> Boa
         let (first, second) = rest.split_at(8);
         cells_of[(digit + 1) % 3] = first.iter().fold(0, |set, cell| set | 1 << cell);
         cells_of[(digit + 2) % 3] = second.iter().fold(0, |set, cell| set | 1 << cell);
-        let distances = cells_of.map(pattern_database::distance);
+        let board = Board::from_cell_sets_unchecked(cells_of);
+        let distances = board.cell_sets().map(pattern_database::distance);
         if distances.iter().any(|&d| d < length) {
             continue;
         }
         let at_length = distances.iter().filter(|&&d| d == length).count() as u64;
         if rng.below(at_length) == 0 {
-            return Board::from_cell_sets_unchecked(cells_of);
+            return board;
         }
     }
 }
@@ -295,10 +276,10 @@ pub fn depth_board(rng: &mut BoardRng, length: u8, sets_at_depth: &[u32]) -> Boa
 /// for boards made of three such sets, and lowers `m` until there are some.
 pub fn hardest_boards() -> Vec<Board> {
     let table = pattern_database::distances();
-    for length in (0..=MAX_DISTANCE).rev() {
+    for length in (0..=pattern_database::MAX_DISTANCE).rev() {
         let far: Vec<u32> = (0..table.len())
             .filter(|&rank| table[rank] >= length)
-            .map(unrank)
+            .map(|rank| unrank(rank).mask())
             .collect();
         let mut boards = Vec::new();
         for &ones in &far {
@@ -307,8 +288,9 @@ pub fn hardest_boards() -> Vec<Board> {
                     continue;
                 }
                 let threes = ALL_CELLS & !(ones | twos);
-                if pattern_database::distance(threes) >= length {
-                    boards.push(Board::from_cell_sets_unchecked([ones, twos, threes]));
+                let board = Board::from_cell_sets_unchecked([ones, twos, threes]);
+                if pattern_database::distance(board.cells_of(Digit::ALL[2])) >= length {
+                    boards.push(board);
                 }
             }
         }
@@ -326,22 +308,12 @@ mod tests {
 
     #[test]
     fn other_seeds_give_other_boards() {
-        for mode in [Mode::Uniform, Mode::Scramble(5), Mode::Depth(6)] {
-            let generator = Generator::new(7, mode).unwrap();
-            let other_seed = Generator::new(8, mode).unwrap();
+        let six = OptimalLength::new(6).unwrap();
+        for mode in [Mode::Uniform, Mode::Scramble(5), Mode::Length(six)] {
+            let generator = Generator::new(7, mode);
+            let other_seed = Generator::new(8, mode);
             assert_ne!(generator.boards(20), other_seed.boards(20));
         }
-    }
-
-    #[test]
-    fn a_depth_no_board_has_is_refused() {
-        assert_eq!(
-            Generator::new(5, Mode::Depth(14)).unwrap_err(),
-            GenError::NoSuchDepth {
-                requested: 14,
-                max: 13
-            }
-        );
     }
 
     #[test]
@@ -350,7 +322,7 @@ mod tests {
         assert_eq!(hardest.len(), 192);
         assert!(hardest.windows(2).all(|pair| pair[0] < pair[1]));
         for board in &hardest {
-            assert_eq!(pattern_database::optimal_length(board), 13);
+            assert_eq!(pattern_database::optimal_length(board), OptimalLength::MAX);
         }
     }
 
@@ -370,11 +342,6 @@ mod tests {
             let mut rng = BoardRng::new(42, index);
             assert!(solved_board(&mut rng).is_solved());
         }
-        assert!(
-            Generator::new(1, Mode::Scramble(0))
-                .unwrap()
-                .board(0)
-                .is_solved()
-        );
+        assert!(Generator::new(1, Mode::Scramble(0)).board(0).is_solved());
     }
 }

@@ -1,58 +1,88 @@
-//! Judge output, and the `solve` pipeline from input bytes to output bytes.
+//! The judge's answer format, and the `solve` pipeline from input bytes to
+//! answers.
 //!
 //! # Overview
 //!
-//! For each case the judge output is two lines: the moves (or
-//! `No moves needed`), then the centre digit, each ended by `\n`
-//! ([`write_judge_answer`]). [`solve_stream`] runs the whole pipeline: it
-//! streams cases from a [`CaseReader`], solves them, and writes the answers
-//! in input order, in judge or JSON-lines form.
+//! For each case the judges want two lines: the moves (or
+//! `No moves needed`), then the centre digit, each ended by `\n`.
+//! [`write_answer`] is the one writer of that form in the crate.
+//!
+//! [`solve_stream`] runs the whole pipeline: it streams cases from a
+//! [`CaseReader`], solves them, and writes each answer in input order
+//! through an [`AnswerFormat`]: [`JudgeFormat`] writes the judges' form; the
+//! command line adds its JSON lines.
 //!
 //! Errors never lose answers: every valid case before the first bad one is
 //! answered and written before the error is reported. With `keep_going`
 //! each bad case is reported and the run goes on with the next.
 
-use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
-use std::thread;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::parser::{CaseReader, ParseError};
 use crate::solver::{Solution, SolveError, Solver};
 
-/// Appends the judge's two lines for `solution` to `out`.
-pub fn write_judge_answer(out: &mut Vec<u8>, solution: &Solution) {
-    if solution.moves.is_empty() {
-        out.extend_from_slice(b"No moves needed");
-    } else {
-        solution.moves.write_letters(out);
-    }
+/// Appends the judges' two lines for `solution` to `out`.
+pub fn write_answer(out: &mut Vec<u8>, solution: &Solution) {
+    solution.moves.write_judge_line(out);
     out.push(b'\n');
     out.push(b'0' + solution.centre.value());
     out.push(b'\n');
 }
 
-/// How `solve` writes answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// The judges' two lines per case.
-    #[default]
-    Judge,
-    /// One JSON object per line and case: `case`, `board`, `moves`,
-    /// `length`, `centre`, `solver`, `nodes`, `microseconds`; a bad case
-    /// (with `keep_going`) is `{"case": N, "error": "…"}`.
-    Json,
+/// A solved case, as an [`AnswerFormat`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Answered<'a> {
+    /// The case number, 1-based.
+    pub case: usize,
+    /// The board.
+    pub board: &'a Board,
+    /// The answer.
+    pub solution: &'a Solution,
+    /// The name of the solver that answered.
+    pub solver: &'a str,
+    /// How long solving took, when the format asked for it
+    /// ([`AnswerFormat::timed`]).
+    pub time: Option<Duration>,
+}
+
+/// How [`solve_stream`] writes each case.
+pub trait AnswerFormat: Sync {
+    /// Whether answers carry the time their solving took; it is measured
+    /// only when they do.
+    fn timed(&self) -> bool {
+        false
+    }
+
+    /// Appends one answer to `out`.
+    fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>);
+
+    /// Appends a bad case to `out`, in its place among the answers, when
+    /// the run goes on after it (`keep_going`). The error is reported to
+    /// the caller all the same; by default nothing is appended.
+    fn bad_case(&self, out: &mut Vec<u8>, case: usize, error: &CaseError) {
+        let _ = (out, case, error);
+    }
+}
+
+/// The judges' two lines per case, from [`write_answer`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JudgeFormat;
+
+impl AnswerFormat for JudgeFormat {
+    fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>) {
+        write_answer(out, answered.solution);
+    }
 }
 
 /// Options of [`solve_stream`].
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions {
-    /// Output form.
-    pub format: OutputFormat,
     /// Report each bad case and go on, instead of stopping at the first.
     pub keep_going: bool,
     /// Threads solving cases; 1 solves on the calling thread. Answers are
@@ -66,7 +96,6 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            format: OutputFormat::Judge,
             keep_going: false,
             threads: 1,
             interactive: false,
@@ -99,13 +128,13 @@ pub struct SolveSummary {
     pub failed: usize,
 }
 
-/// Cases read, solved and written together; with several threads, each
-/// thread takes a batch at a time.
+/// Cases read, solved and written together.
 const BATCH_CASES: usize = 4096;
 
-/// Batches in flight per solving thread: the reader never gets further than
-/// this ahead of the writer, which bounds memory whatever the input's size.
-const BATCHES_PER_THREAD: usize = 4;
+/// Batches per solving thread in a window: the pipeline holds at most three
+/// windows (one being read, one being solved, one being written), which
+/// bounds memory whatever the input's size.
+const BATCHES_PER_THREAD: usize = 2;
 
 /// Parsed cases, with their numbers, in input order.
 type Batch = Vec<(usize, Result<Board, ParseError>)>;
@@ -141,32 +170,84 @@ fn read_batch<R: Read>(cases: &mut CaseReader<R>, limit: usize, keep_going: bool
     (batch, true)
 }
 
-/// Solves a batch. Without `keep_going`, nothing after the first bad case
-/// is solved.
-fn answer_batch(batch: Batch, solver: &dyn Solver, options: SolveOptions) -> Answers {
-    let mut answers = Answers {
-        output: Vec::with_capacity(batch.len() * 16),
-        ..Answers::default()
-    };
-    for (case, parsed) in batch {
-        let outcome = parsed.map_err(CaseError::from).and_then(|board| {
-            answer_case(&mut answers.output, case, &board, solver, options.format)
-        });
-        match outcome {
-            Ok(()) => answers.solved += 1,
-            Err(error) => {
-                let written_before = answers.output.len();
-                if options.format == OutputFormat::Json && options.keep_going {
-                    write_json_error(&mut answers.output, case, &error);
-                }
-                answers.errors.push((written_before, error));
-                if !options.keep_going {
-                    break;
+/// Reads up to `batches` batches; returns them and whether the input may
+/// hold more.
+fn read_window<R: Read>(
+    cases: &mut CaseReader<R>,
+    batches: usize,
+    keep_going: bool,
+) -> (Vec<Batch>, bool) {
+    let mut window = Vec::with_capacity(batches);
+    while window.len() < batches {
+        let (batch, more) = read_batch(cases, BATCH_CASES, keep_going);
+        window.push(batch);
+        if !more {
+            return (window, false);
+        }
+    }
+    (window, true)
+}
+
+/// What every batch is answered with.
+#[derive(Clone, Copy)]
+struct Answering<'a> {
+    solver: &'a dyn Solver,
+    format: &'a dyn AnswerFormat,
+    keep_going: bool,
+}
+
+impl Answering<'_> {
+    /// Solves a batch. Without `keep_going`, nothing after the first bad
+    /// case is solved.
+    fn batch(self, batch: Batch) -> Answers {
+        let mut answers = Answers {
+            output: Vec::with_capacity(batch.len() * 16),
+            ..Answers::default()
+        };
+        for (case, parsed) in batch {
+            let outcome = parsed
+                .map_err(CaseError::from)
+                .and_then(|board| self.case(&mut answers.output, case, &board));
+            match outcome {
+                Ok(()) => answers.solved += 1,
+                Err(error) => {
+                    let written_before = answers.output.len();
+                    if self.keep_going {
+                        self.format.bad_case(&mut answers.output, case, &error);
+                    }
+                    answers.errors.push((written_before, error));
+                    if !self.keep_going {
+                        break;
+                    }
                 }
             }
         }
+        answers
     }
-    answers
+
+    /// Solves one case and appends its answer to `out`.
+    fn case(self, out: &mut Vec<u8>, case: usize, board: &Board) -> Result<(), CaseError> {
+        let started = self.format.timed().then(Instant::now);
+        let solution = self
+            .solver
+            .solve(board)
+            .map_err(|error| CaseError::Solve { case, error })?;
+        let answered = Answered {
+            case,
+            board,
+            solution: &solution,
+            solver: self.solver.name(),
+            time: started.map(|started| started.elapsed()),
+        };
+        self.format.answer(out, &answered);
+        Ok(())
+    }
+
+    /// Whether a batch's answers end the run: without `keep_going`, any bad
+    /// case does (a refused board as much as bad input).
+    fn stops_the_run(self, answers: &Answers) -> bool {
+        !self.keep_going && !answers.errors.is_empty()
+    }
 }
 
 /// Writes a batch's answers, reporting each bad case once the answers
@@ -191,37 +272,45 @@ fn write_answers<W: Write>(
 }
 
 /// Reads judge input from `input`, solves every case with `solver` and writes
-/// the answers to `output`, in input order. Each bad case is passed to
-/// `report` after every answer before it has been written.
+/// the answers to `output` in `format`, in input order. Each bad case is
+/// passed to `report` after every answer before it has been written.
 ///
 /// Without `keep_going` the run stops at the first bad case; with it, it
 /// stops only at a fatal input error (see [`ParseError::is_fatal`]).
 ///
-/// With several threads, one thread reads and parses batches of cases, the
-/// solving threads answer a batch each, and the calling thread writes the
-/// batches back in input order. At most a few batches per thread are in
-/// flight, so memory stays bounded.
+/// With several threads, the calling thread reads and writes while a rayon
+/// pool solves: it reads the next window of batches while the pool solves
+/// the current one, and writes a window's answers, in input order, while
+/// the pool solves the next. At most three windows are held, so memory stays
+/// bounded.
 ///
 /// # Errors
 ///
-/// Only a failure to write `output`; bad input is reported, not returned.
+/// A failure to write `output`, or to start the threads; bad input is
+/// reported, not returned.
 pub fn solve_stream<R: Read + Send, W: Write>(
     input: R,
     mut output: W,
     solver: &dyn Solver,
+    format: &dyn AnswerFormat,
     options: SolveOptions,
     report: &mut dyn FnMut(&CaseError),
 ) -> io::Result<SolveSummary> {
     let mut summary = SolveSummary::default();
     let mut cases = CaseReader::new(input);
+    let answering = Answering {
+        solver,
+        format,
+        keep_going: options.keep_going,
+    };
     // A person typing cases gets each answer at once, which batches of
     // cases for several threads would hold back.
     if options.threads <= 1 || options.interactive {
         let limit = if options.interactive { 1 } else { BATCH_CASES };
         loop {
             let (batch, more) = read_batch(&mut cases, limit, options.keep_going);
-            let answers = answer_batch(batch, solver, options);
-            let stop = !more || stops_the_run(&answers, options);
+            let answers = answering.batch(batch);
+            let stop = !more || answering.stops_the_run(&answers);
             write_answers(answers, &mut output, report, &mut summary)?;
             if options.interactive {
                 output.flush()?;
@@ -231,163 +320,83 @@ pub fn solve_stream<R: Read + Send, W: Write>(
             }
         }
     } else {
-        solve_in_parallel(cases, &mut output, solver, options, report, &mut summary)?;
+        solve_in_parallel(cases, &mut output, answering, options, report, &mut summary)?;
     }
     output.flush()?;
     Ok(summary)
-}
-
-/// Whether a batch's answers end the run: without `keep_going`, any bad
-/// case does (a refused board as much as bad input).
-fn stops_the_run(answers: &Answers, options: SolveOptions) -> bool {
-    !options.keep_going && !answers.errors.is_empty()
 }
 
 /// The several-thread form of [`solve_stream`].
 fn solve_in_parallel<R: Read + Send, W: Write>(
     mut cases: CaseReader<R>,
     output: &mut W,
-    solver: &dyn Solver,
+    answering: Answering<'_>,
     options: SolveOptions,
     report: &mut dyn FnMut(&CaseError),
     summary: &mut SolveSummary,
 ) -> io::Result<()> {
-    let window = options.threads * BATCHES_PER_THREAD;
-    // A token per batch allowed in flight: the reader takes one before
-    // reading a batch, the writer gives it back once the batch is written.
-    let (token_sender, token_receiver) = mpsc::sync_channel::<()>(window);
-    for _ in 0..window {
-        token_sender
-            .send(())
-            .expect("the channel has room for every token");
-    }
-    let (batch_sender, batch_receiver) = mpsc::sync_channel::<(usize, Batch)>(options.threads);
-    let batch_receiver = Mutex::new(batch_receiver);
-    let (answer_sender, answer_receiver) = mpsc::channel::<(usize, thread::Result<Answers>)>();
-    // Set by the writer when it stops early, so that no more input is read
-    // and no more batches are solved.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(io::Error::other)?;
+    let window_batches = options.threads * BATCHES_PER_THREAD;
+    // Set when the run stops early, so that batches still queued are not
+    // solved for nothing.
     let cancelled = AtomicBool::new(false);
-    thread::scope(|scope| {
-        let cancelled = &cancelled;
-        thread::Builder::new()
-            .name("solve-reader".into())
-            .spawn_scoped(scope, move || {
-                for index in 0.. {
-                    if token_receiver.recv().is_err() || cancelled.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let (batch, more) = read_batch(&mut cases, BATCH_CASES, options.keep_going);
-                    if batch_sender.send((index, batch)).is_err() || !more {
-                        return;
-                    }
-                }
-            })?;
-        for worker in 0..options.threads {
-            let answer_sender = answer_sender.clone();
-            let batch_receiver = &batch_receiver;
-            thread::Builder::new()
-                .name(format!("solve-worker-{worker}"))
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let next = batch_receiver.lock().map(|receiver| receiver.recv());
-                        let Ok(Ok((index, batch))) = next else { return };
-                        // Once cancelled, batches are drained unsolved, so
-                        // that the reader is never left blocked on a full
-                        // channel.
-                        if cancelled.load(Ordering::Relaxed) {
-                            continue;
-                        }
-                        // A panicking solver must not leave the writer
-                        // waiting for this batch forever: the panic goes to
-                        // the writer, which raises it again.
-                        let answers = panic::catch_unwind(AssertUnwindSafe(|| {
-                            answer_batch(batch, solver, options)
-                        }));
-                        if answer_sender.send((index, answers)).is_err() {
-                            return;
-                        }
-                    }
-                })?;
-        }
-        drop(answer_sender);
-        // Write batches in input order, holding those that arrive early.
-        let mut early: BTreeMap<usize, Answers> = BTreeMap::new();
-        let mut next_index = 0;
-        let mut stopped = false;
-        let written = (|| {
-            for (index, answers) in answer_receiver.iter() {
-                let answers = match answers {
-                    Ok(answers) => answers,
-                    Err(payload) => {
-                        cancelled.store(true, Ordering::Relaxed);
-                        panic::resume_unwind(payload);
-                    }
+    let cancelled = &cancelled;
+    pool.in_place_scope(|scope| {
+        // Starts solving a window on the pool; its answers arrive on the
+        // returned channel, which closes without them if solving panicked
+        // (the scope raises the panic again when it ends).
+        let solve = |window: Vec<Batch>| {
+            let (sender, receiver) = mpsc::sync_channel(1);
+            scope.spawn(move |_| {
+                let answers: Vec<Option<Answers>> = window
+                    .into_par_iter()
+                    .map(|batch| {
+                        (!cancelled.load(Ordering::Relaxed)).then(|| answering.batch(batch))
+                    })
+                    .collect();
+                // The writer may have stopped waiting.
+                let _ = sender.send(answers);
+            });
+            receiver
+        };
+        let mut write_in_order = || {
+            let (window, mut more) = read_window(&mut cases, window_batches, options.keep_going);
+            let mut solving = solve(window);
+            loop {
+                // Read the next window while the pool solves this one.
+                let next = more.then(|| {
+                    let (window, more_after) =
+                        read_window(&mut cases, window_batches, options.keep_going);
+                    more = more_after;
+                    solve(window)
+                });
+                let Ok(answers) = solving.recv() else {
+                    return Ok(());
                 };
-                early.insert(index, answers);
-                while let Some(answers) = early.remove(&next_index) {
-                    stopped |= stops_the_run(&answers, options);
+                for answers in answers.into_iter().flatten() {
+                    let stop = answering.stops_the_run(&answers);
                     write_answers(answers, output, report, summary)?;
-                    next_index += 1;
-                    if stopped {
+                    if stop {
                         return Ok(());
                     }
-                    // The reader may have finished; then nobody takes tokens.
-                    let _ = token_sender.send(());
+                }
+                match next {
+                    Some(receiver) => solving = receiver,
+                    None => return Ok(()),
                 }
             }
-            Ok(())
-        })();
+        };
+        let written = write_in_order();
+        // The scope waits for the windows still being solved: skip them.
         cancelled.store(true, Ordering::Relaxed);
-        drop(token_sender);
         written
     })
 }
 
-/// Solves one case and appends its answer to `out`.
-fn answer_case(
-    out: &mut Vec<u8>,
-    case: usize,
-    board: &Board,
-    solver: &dyn Solver,
-    format: OutputFormat,
-) -> Result<(), CaseError> {
-    match format {
-        OutputFormat::Judge => {
-            let solution = solver
-                .solve(board)
-                .map_err(|error| CaseError::Solve { case, error })?;
-            write_judge_answer(out, &solution);
-        }
-        OutputFormat::Json => {
-            let started = Instant::now();
-            let solution = solver
-                .solve(board)
-                .map_err(|error| CaseError::Solve { case, error })?;
-            let microseconds = started.elapsed().as_micros() as u64;
-            let object = serde_json::json!({
-                "case": case,
-                "board": board.to_judge_line(),
-                "moves": solution.moves.letters(),
-                "length": solution.moves.len(),
-                "centre": solution.centre.value(),
-                "solver": solver.name(),
-                "nodes": solution.nodes,
-                "microseconds": microseconds,
-            });
-            out.extend_from_slice(object.to_string().as_bytes());
-            out.push(b'\n');
-        }
-    }
-    Ok(())
-}
-
-fn write_json_error(out: &mut Vec<u8>, case: usize, error: &CaseError) {
-    let object = serde_json::json!({ "case": case, "error": error.to_string() });
-    out.extend_from_slice(object.to_string().as_bytes());
-    out.push(b'\n');
-}
-
-/// Solves every case of an in-memory judge input and returns the judge
+/// Solves every case of an in-memory judge input and returns the judges'
 /// output, stopping at the first bad case.
 ///
 /// # Errors
@@ -400,6 +409,7 @@ pub fn solve_to_string(input: &[u8], solver: &dyn Solver) -> Result<String, Case
         input,
         &mut output,
         solver,
+        &JudgeFormat,
         SolveOptions::default(),
         &mut |error| first_error = Some(error.clone()),
     )

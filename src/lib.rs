@@ -24,7 +24,8 @@
 //! the lower row. The goal is to make the eight centre cells (6, 7, 8, 11,
 //! 12, 15, 16, 17) hold the same digit in as few moves as possible; among the
 //! shortest sequences the judges want the lexicographically smallest, and
-//! then the digit left in the centre.
+//! then the digit left in the centre. The number of moves is the board's
+//! [optimal length](OptimalLength): 0 to 13.
 //!
 //! # Using the library
 //!
@@ -38,55 +39,110 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # What is public
+//!
+//! What a program embeds: the [`Board`] and its [moves](Move); the
+//! [`Solver`] trait and the solvers; the [parser] of judge input and
+//! the strict [validator]; the [judge] pipeline and the
+//! [checker]; the seeded [generators](generator); [`verify`] campaigns with
+//! their report types; and the [census]. The [pattern
+//! database](pattern_database) and the board's [geometry] are public too,
+//! read-only. Reports are plain data with `serde::Serialize`; the library
+//! prints nothing, and the command line (`src/bin/rotation-game/`) renders
+//! it. Everything else, such as the combinadic rank of cell sets or the
+//! board's symmetries, is internal.
+//!
+//! A solver of one's own plugs into a campaign, which holds it to the same
+//! standard as the built-in ones (here a solver that stops one move short,
+//! caught on every board that is not solved already):
+//!
+//! ```
+//! use rotation_game::generator::{Generator, Mode};
+//! use rotation_game::verify::{self, BoardSource, Fault};
+//! use rotation_game::{Board, PdbSolver, Solution, SolveError, Solver};
+//!
+//! struct OneShort;
+//!
+//! impl Solver for OneShort {
+//!     fn name(&self) -> &str {
+//!         "one-short"
+//!     }
+//!
+//!     fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+//!         let mut solution = PdbSolver::default().solve(board)?;
+//!         solution.moves.pop();
+//!         Ok(solution)
+//!     }
+//! }
+//!
+//! let generator = Generator::new(1, Mode::Scramble(4));
+//! let source = BoardSource::Generated { generator: &generator, count: 50 };
+//! let report = verify::verify(source, &[&PdbSolver::default(), &OneShort], 1, &|_| {})?;
+//! let unsolved = generator.boards(50).iter().filter(|b| !b.is_solved()).count();
+//! assert_eq!(report.disagreement_count, unsolved as u64);
+//! assert!(report.disagreements[0].answers[1].faults.contains(&Fault::NotSolved));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Map
 //!
+//! From the ground up; nothing points upward (`ARCHITECTURE.md` in the
+//! repository draws the layers):
+//!
+//! - `untrusted` (internal): buffer sizes and [quotations](checker::Quote)
+//!   for every reader of untrusted bytes;
 //! - [`geometry`]: cell numbering, the lines of the moves, the centre;
+//! - [`cells`]: [`EightCells`], a set of exactly eight cells;
 //! - [`moves`]: [`Move`] and [`MoveSequence`];
 //! - [`board`]: [`Board`] and [`Digit`];
-//! - [`rank`]: the index of 8-cell subsets used by the pattern database;
-//! - [`pattern_database`]: exact distances of 8-cell subsets to the centre;
-//! - [`solver`]: the [`Solver`] trait and the `pdb`, `ida` and `bfs` solvers;
-//! - [`parser`]: the streaming, lenient judge-input reader;
+//! - [`length`]: [`OptimalLength`] and [`LengthCounts`];
+//! - [`pattern_database`]: exact distances of 8-cell sets to the centre;
+//! - [`solver`]: the [`Solver`] trait, the `pdb`, `ida`, `bfs` and `descent`
+//!   solvers, and their registry;
 //! - [`generator`]: seeded, reproducible board generators;
-//! - [`symmetry`]: the eight rotations and reflections of the board;
 //! - [`census`]: the exact number of boards at each optimal length;
-//! - [`verify`]: campaigns that cross-check solvers on generated boards;
-//! - [`judge`]: judge output and the end-to-end `solve` pipeline;
-//! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
-//! - [`show`]: pictures of the board, as terminal text and SVG;
-//! - [`stress`]: runs another program on generated boards, with limits, and
-//!   finds its smallest failing case;
+//! - [`parser`]: the streaming, lenient judge-input reader;
 //! - [`validator`]: the strict validator for test files;
+//! - [`judge`]: the judges' answer format and the `solve` pipeline;
+//! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
+//! - [`convention`]: testlib's and Kattis's exit statuses;
+//! - [`verify`]: campaigns that cross-check solvers on generated boards;
+//! - [`stress`] (Unix): runs another program on generated boards, with
+//!   limits, and finds its smallest failing case;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves;
 //! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.
-//!
-//! `ARCHITECTURE.md` in the repository describes how they fit together.
 
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod cells;
 pub mod census;
 pub mod checker;
+pub mod convention;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod generator;
 pub mod geometry;
 pub mod judge;
+pub mod length;
 pub mod moves;
 pub mod parser;
 pub mod pattern_database;
-pub mod rank;
-pub mod show;
+mod rank;
+mod seconds;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
+#[cfg(unix)]
 pub mod stress;
-pub mod symmetry;
-pub mod untrusted;
+mod symmetry;
+mod untrusted;
 pub mod validator;
 pub mod verify;
 
 pub use board::{Board, BoardError, Digit};
+pub use cells::EightCells;
+pub use length::{LengthCounts, OptimalLength};
 pub use moves::{Move, MoveSequence};
-pub use solver::{BfsSolver, IdaSolver, PdbSolver, Solution, SolveError, Solver, SolverKind};
+pub use solver::{BfsSolver, DescentSolver, IdaSolver, PdbSolver, Solution, SolveError, Solver};

@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use crate::cells::EightCells;
 use crate::geometry::{self, LINES};
 
 /// One of the eight moves, A to H.
@@ -77,8 +78,15 @@ impl Move {
         &LINES[self.0 as usize]
     }
 
-    /// Applies the move to a set of cells: the result holds the cells that the
-    /// tiles in `set` occupy after the move.
+    /// Applies the move to a set of eight cells: the result holds the cells
+    /// that the tiles on `cells` occupy after the move.
+    #[inline]
+    pub fn apply_to(self, cells: EightCells) -> EightCells {
+        // A move permutes the cells, so eight cells stay eight.
+        EightCells::from_mask_unchecked(self.apply_to_cells(cells.mask()))
+    }
+
+    /// Applies the move to any set of cells, given as a mask.
     #[inline]
     pub fn apply_to_cells(self, set: u32) -> u32 {
         let table = &MOVE_BY_BYTE[self.0 as usize];
@@ -120,6 +128,10 @@ impl fmt::Display for Move {
         write!(f, "{}", self.letter())
     }
 }
+
+/// What the judges print for an empty sequence: the board is solved
+/// already.
+pub const NO_MOVES_NEEDED: &str = "No moves needed";
 
 /// The most moves a [`MoveSequence`] holds.
 ///
@@ -208,9 +220,24 @@ impl MoveSequence {
         self.as_slice().iter().map(|m| m.letter()).collect()
     }
 
-    /// Writes the moves as letters into `out`.
-    pub fn write_letters(&self, out: &mut Vec<u8>) {
-        out.extend(self.as_slice().iter().map(|m| m.letter() as u8));
+    /// Appends the judge form of the sequence to `out`: the letters, or
+    /// [`NO_MOVES_NEEDED`] when there are none (without a line end).
+    pub fn write_judge_line(&self, out: &mut Vec<u8>) {
+        if self.is_empty() {
+            out.extend_from_slice(NO_MOVES_NEEDED.as_bytes());
+        } else {
+            out.extend(self.as_slice().iter().map(|m| m.letter() as u8));
+        }
+    }
+
+    /// Reads the judge form of a sequence: letters `A`–`H` (at most
+    /// [`MAX_SEQUENCE_LENGTH`]), or [`NO_MOVES_NEEDED`].
+    pub fn from_judge_line(line: &str) -> Option<MoveSequence> {
+        if line == NO_MOVES_NEEDED {
+            Some(MoveSequence::new())
+        } else {
+            MoveSequence::from_letters(line.as_bytes())
+        }
     }
 }
 
@@ -252,11 +279,18 @@ impl fmt::Debug for MoveSequence {
     }
 }
 
+impl serde::Serialize for MoveSequence {
+    /// The letters, a string (empty for no moves).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.letters())
+    }
+}
+
 impl fmt::Display for MoveSequence {
-    /// The judge form: the letters, or `No moves needed` when empty.
+    /// The judge form: the letters, or [`NO_MOVES_NEEDED`] when empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_empty() {
-            f.write_str("No moves needed")
+            f.write_str(NO_MOVES_NEEDED)
         } else {
             f.write_str(&self.letters())
         }
@@ -319,7 +353,12 @@ mod tests {
         assert!(ac < ca);
         assert!(abc < ac);
         assert_eq!(ac.to_string(), "AC");
-        assert_eq!(MoveSequence::new().to_string(), "No moves needed");
+        assert_eq!(MoveSequence::new().to_string(), NO_MOVES_NEEDED);
+        assert_eq!(
+            MoveSequence::from_judge_line(NO_MOVES_NEEDED),
+            Some(MoveSequence::new())
+        );
+        assert_eq!(MoveSequence::from_judge_line("AC"), Some(ac));
         assert_eq!(MoveSequence::from_letters(b"AI"), None);
     }
 }

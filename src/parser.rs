@@ -66,6 +66,11 @@ pub struct ParseError {
 
 #[derive(Clone, Debug)]
 enum ParseErrorKind {
+    /// A token that neither starts a case nor ends the input.
+    BadCaseStart {
+        /// Its first [`QUOTED_TOKEN_BYTES`] bytes and its length.
+        token: Quote,
+    },
     /// A token that is not a value allowed here.
     BadToken {
         /// Its first [`QUOTED_TOKEN_BYTES`] bytes and its length.
@@ -81,6 +86,8 @@ enum ParseErrorKind {
     CutShort { values_read: usize },
     /// A line longer than [`MAX_LINE_LENGTH`].
     LineTooLong,
+    /// A value after the 24th of a board given alone ([`parse_board`]).
+    ExtraValues { token: Quote },
     /// Reading failed.
     Io(Arc<io::Error>),
 }
@@ -113,6 +120,12 @@ impl ParseError {
         matches!(self.kind, ParseErrorKind::Io(_))
     }
 
+    /// What is wrong, without where: the message that
+    /// [`Display`](fmt::Display) gives after the case, line and column.
+    pub fn reason(&self) -> impl fmt::Display + '_ {
+        Reason(&self.kind)
+    }
+
     /// Whether the error ends the input (otherwise only its case is lost and
     /// the reader can go on with the next one).
     pub fn is_fatal(&self) -> bool {
@@ -127,14 +140,22 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "case {}, line {}, column {}: ",
-            self.case, self.line, self.column
-        )?;
-        match &self.kind {
-            ParseErrorKind::BadToken {
-                token,
-                values_read: 0,
-            } => write!(
+            "case {}, line {}, column {}: {}",
+            self.case,
+            self.line,
+            self.column,
+            self.reason()
+        )
+    }
+}
+
+/// The message of a [`ParseErrorKind`].
+struct Reason<'a>(&'a ParseErrorKind);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ParseErrorKind::BadCaseStart { token } => write!(
                 f,
                 "expected 1, 2 or 3 (or 0 to end the input), found {token}{}",
                 unusual_bytes(token)
@@ -156,12 +177,21 @@ impl fmt::Display for ParseError {
             ),
             ParseErrorKind::CutShort { values_read } => write!(
                 f,
-                "expected {} more values, found the end of the input after {values_read} of the case's {CELL_COUNT}",
-                CELL_COUNT - values_read
+                "expected {} more value{}, found the end of the input after {values_read} of the case's {CELL_COUNT}",
+                CELL_COUNT - values_read,
+                if CELL_COUNT - values_read == 1 {
+                    ""
+                } else {
+                    "s"
+                }
             ),
             ParseErrorKind::LineTooLong => {
                 write!(f, "line longer than {MAX_LINE_LENGTH} bytes")
             }
+            ParseErrorKind::ExtraValues { token } => write!(
+                f,
+                "expected the end of the board after {CELL_COUNT} values, found {token}"
+            ),
             ParseErrorKind::Io(error) => write!(f, "cannot read the input: {error}"),
         }
     }
@@ -202,6 +232,19 @@ enum Token {
     /// Anything else, quoted: its first [`QUOTED_TOKEN_BYTES`] bytes and
     /// its length.
     Other(Quote),
+}
+
+impl Token {
+    /// The token made of `bytes`, all of them non-whitespace.
+    fn of(bytes: &[u8]) -> Token {
+        match bytes {
+            [byte @ b'0'..=b'3'] => Token::Value(byte - b'0'),
+            _ => Token::Other(Quote::from_head(
+                &bytes[..bytes.len().min(QUOTED_TOKEN_BYTES)],
+                bytes.len() as u64,
+            )),
+        }
+    }
 }
 
 /// Where a token started.
@@ -363,10 +406,7 @@ impl<R: Read> CaseReader<R> {
         if self.position + 1 < self.filled && is_space(self.buffer[self.position + 1]) {
             let byte = self.buffer[self.position];
             self.position += 1;
-            if (b'0'..=b'3').contains(&byte) {
-                return Ok(Some((Token::Value(byte - b'0'), start)));
-            }
-            return Ok(Some((Token::Other(Quote::new(&[byte])), start)));
+            return Ok(Some((Token::of(&[byte]), start)));
         }
         // The general case, possibly across buffer refills: the token's
         // first bytes are kept, and all of them counted.
@@ -454,40 +494,71 @@ impl<R: Read> CaseReader<R> {
         if let Some(board) = self.read_canonical_line()? {
             return Ok(Some(board));
         }
-        let mut cells_of = [0u32; 3];
-        let mut counts = [0u8; 3];
-        for cell in 0..CELL_COUNT {
+        let mut case = CaseValues::default();
+        loop {
             let Some((token, start)) = self.next_token()? else {
-                if cell == 0 {
+                if case.values_read == 0 {
                     return Ok(None);
                 }
-                return Err(self.error_here(ParseErrorKind::CutShort { values_read: cell }));
+                let values_read = case.values_read;
+                return Err(self.error_here(ParseErrorKind::CutShort { values_read }));
             };
-            let kind = match token {
-                Token::Value(0) if cell == 0 => {
-                    self.terminated = true;
-                    return Ok(None);
+            if case.values_read == 0 && matches!(token, Token::Value(0)) {
+                self.terminated = true;
+                return Ok(None);
+            }
+            match case.take(token) {
+                Ok(Some(board)) => return Ok(Some(board)),
+                Ok(None) => {}
+                Err(kind) => {
+                    // The bad value still counts as one of the case's 24.
+                    self.skip = CELL_COUNT - case.values_read - 1;
+                    let kind = match kind {
+                        // Where a case may start, a 0 would have ended the input.
+                        ParseErrorKind::BadToken {
+                            token,
+                            values_read: 0,
+                        } => ParseErrorKind::BadCaseStart { token },
+                        kind => kind,
+                    };
+                    return Err(self.error_at(start, kind));
                 }
-                Token::Value(0) => ParseErrorKind::ZeroInsideCase { values_read: cell },
-                Token::Value(value) => {
-                    let index = usize::from(value - 1);
-                    counts[index] += 1;
-                    if counts[index] <= 8 {
-                        cells_of[index] |= 1 << cell;
-                        continue;
-                    }
-                    ParseErrorKind::DigitOverused { digit: value }
-                }
-                Token::Other(token) => ParseErrorKind::BadToken {
-                    token,
-                    values_read: cell,
-                },
-            };
-            self.skip = CELL_COUNT - cell - 1;
-            return Err(self.error_at(start, kind));
+            }
         }
+    }
+}
+
+/// The values of one case, taken one at a time: what the reader and
+/// [`parse_board`] share.
+#[derive(Default)]
+struct CaseValues {
+    cells_of: [u32; 3],
+    counts: [u8; 3],
+    values_read: usize,
+}
+
+impl CaseValues {
+    /// Takes the next value: the board once it is the 24th, or what is
+    /// wrong with it (then it is not counted).
+    fn take(&mut self, token: Token) -> Result<Option<Board>, ParseErrorKind> {
+        let values_read = self.values_read;
+        let value = match token {
+            Token::Value(0) => return Err(ParseErrorKind::ZeroInsideCase { values_read }),
+            Token::Value(value) => value,
+            Token::Other(token) => return Err(ParseErrorKind::BadToken { token, values_read }),
+        };
+        let index = usize::from(value - 1);
+        if self.counts[index] == 8 {
+            return Err(ParseErrorKind::DigitOverused { digit: value });
+        }
+        self.counts[index] += 1;
+        self.cells_of[index] |= 1 << values_read;
+        self.values_read += 1;
         // 24 values, none of the three digits more than 8 times: each exactly 8.
-        Ok(Some(Board::from_cell_sets_unchecked(cells_of)))
+        Ok(
+            (self.values_read == CELL_COUNT)
+                .then(|| Board::from_cell_sets_unchecked(self.cells_of)),
+        )
     }
 }
 
@@ -523,6 +594,97 @@ impl<R: Read> Iterator for CaseReader<R> {
                 Some(Err(error))
             }
         }
+    }
+}
+
+/// Reads one board given as text, as a command line takes it: 24 values
+/// 1–3 separated by whitespace (`"1 1 1 1 3 2 …"`), or 24 digits written
+/// together (`"111132323132231222312133"`).
+///
+/// # Errors
+///
+/// What the reader would report for the text (as case 1), with the column
+/// of the offending value; a `0` is no value here, and values after the
+/// 24th are an error.
+///
+/// # Example
+///
+/// ```
+/// use rotation_game::parser::parse_board;
+///
+/// assert!(parse_board("111132323132231222312133").is_ok());
+/// let error = parse_board("11113232313223122231213a").unwrap_err();
+/// assert_eq!(error.column(), 24);
+/// assert_eq!(error.reason().to_string(), "expected 1, 2 or 3 (value 24 of 24), found \"a\"");
+/// ```
+pub fn parse_board(text: &str) -> Result<Board, ParseError> {
+    let bytes = text.as_bytes();
+    let error_at = |offset: usize, kind| {
+        let before = &bytes[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |newline| newline + 1);
+        ParseError {
+            case: 1,
+            line: 1 + before.iter().filter(|&&byte| byte == b'\n').count() as u64,
+            column: (offset - line_start + 1) as u64,
+            offset: offset as u64,
+            kind,
+        }
+    };
+    // Without whitespace, each byte is a value.
+    let compact = bytes.len() > 1 && !bytes.iter().copied().any(is_space);
+    let tokens: Vec<(usize, &[u8])> = if compact {
+        (0..bytes.len()).map(|i| (i, &bytes[i..=i])).collect()
+    } else {
+        let mut tokens = Vec::new();
+        let mut start = None;
+        for (i, &byte) in bytes.iter().chain([b' '].iter()).enumerate() {
+            match (start, is_space(byte)) {
+                (None, false) => start = Some(i),
+                (Some(first), true) => {
+                    tokens.push((first, &bytes[first..i]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        tokens
+    };
+    let mut case = CaseValues::default();
+    let mut board = None;
+    for (offset, token) in tokens {
+        if board.is_some() {
+            let token = match Token::of(token) {
+                Token::Value(value) => Quote::new(&[b'0' + value]),
+                Token::Other(quote) => quote,
+            };
+            return Err(error_at(offset, ParseErrorKind::ExtraValues { token }));
+        }
+        board = case.take(Token::of(token)).map_err(|kind| {
+            let kind = match kind {
+                ParseErrorKind::ZeroInsideCase { values_read } => ParseErrorKind::BadToken {
+                    token: Quote::new(b"0"),
+                    values_read,
+                },
+                kind => kind,
+            };
+            error_at(offset, kind)
+        })?;
+    }
+    board.ok_or_else(|| {
+        let values_read = case.values_read;
+        error_at(bytes.len(), ParseErrorKind::CutShort { values_read })
+    })
+}
+
+impl std::str::FromStr for Board {
+    type Err = ParseError;
+
+    /// Reads a board as [`parse_board`] does.
+    fn from_str(text: &str) -> Result<Board, ParseError> {
+        parse_board(text)
     }
 }
 

@@ -5,11 +5,11 @@
 //!
 //! Mark the eight cells holding one digit and forget the rest: the subproblem
 //! "bring the marked cells into the centre" has C(24, 8) = 735,471 states,
-//! indexed by [`rank`](crate::rank). A breadth-first search from its single
+//! indexed by their combinadic rank (`src/rank.rs`). A breadth-first search from its single
 //! goal (the centre itself) gives each state's exact distance,
 //! [`distance`].
 //!
-//! **The table is exact.** [`certify`] checks the Bellman equations on every
+//! **The table is exact.** `certify` checks the Bellman equations on every
 //! entry: the centre is 0, and every other entry is one more than the least
 //! entry among its eight neighbours. On a finite connected graph only the
 //! true distances satisfy them, and a test runs it on the embedded table.
@@ -32,9 +32,9 @@
 mod generate;
 
 use crate::board::Board;
-use crate::geometry::CENTRE;
-use crate::moves::Move;
-use crate::rank::{SUBSET_COUNT, rank, unrank};
+use crate::cells::EightCells;
+use crate::length::OptimalLength;
+use crate::rank::{SUBSET_COUNT, rank};
 
 pub use generate::generate_distances;
 
@@ -46,16 +46,14 @@ static DISTANCES: &[u8; SUBSET_COUNT] =
 /// reach the centre. Checked against the table by a test.
 pub const MAX_DISTANCE: u8 = 14;
 
-/// The embedded table, indexed by [`crate::rank::rank`].
-pub fn distances() -> &'static [u8; SUBSET_COUNT] {
+/// The embedded table, indexed by rank.
+pub(crate) fn distances() -> &'static [u8; SUBSET_COUNT] {
     DISTANCES
 }
 
 /// The fewest moves that bring the eight cells of `cells` into the centre.
-///
-/// `cells` must hold exactly eight of the 24 cells.
 #[inline]
-pub fn distance(cells: u32) -> u8 {
+pub fn distance(cells: EightCells) -> u8 {
     DISTANCES[rank(cells)]
 }
 
@@ -63,60 +61,65 @@ pub fn distance(cells: u32) -> u8 {
 /// the distance of that digit's cells (see the [module docs](self) for why
 /// this is exact).
 #[inline]
-pub fn optimal_length(board: &Board) -> u8 {
+pub fn optimal_length(board: &Board) -> OptimalLength {
     let [ones, twos, threes] = board.cell_sets();
-    distance(ones).min(distance(twos)).min(distance(threes))
-}
-
-/// A violated Bellman equation, found by [`certify`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("entry {rank} (cells {cells:#08x}) is {found}, expected {expected}")]
-pub struct CertifyError {
-    /// The rank of the offending entry.
-    pub rank: usize,
-    /// Its cells.
-    pub cells: u32,
-    /// What the table holds.
-    pub found: u8,
-    /// What the equations require.
-    pub expected: u8,
-}
-
-/// Checks that `table` holds the exact distances: the centre's entry is 0 and
-/// every other entry is 1 plus the least entry among its eight neighbours.
-///
-/// # Errors
-///
-/// The first entry that breaks the equations.
-pub fn certify(table: &[u8; SUBSET_COUNT]) -> Result<(), CertifyError> {
-    let goal = rank(CENTRE);
-    for (index, &found) in table.iter().enumerate() {
-        let cells = unrank(index);
-        let expected = if index == goal {
-            0
-        } else {
-            let nearest = Move::ALL
-                .iter()
-                .map(|m| table[rank(m.apply_to_cells(cells))])
-                .min()
-                .expect("eight moves");
-            nearest.saturating_add(1)
-        };
-        if found != expected {
-            return Err(CertifyError {
-                rank: index,
-                cells,
-                found,
-                expected,
-            });
-        }
-    }
-    Ok(())
+    let moves = distance(ones).min(distance(twos)).min(distance(threes));
+    // The table is exact, and no board needs more than the greatest optimal
+    // length (the census counts none beyond it).
+    OptimalLength::from_moves_unchecked(moves)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Move;
+    use crate::rank::unrank;
+
+    /// A violated Bellman equation, found by [`certify`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+    #[error("entry {rank} (cells {:#08x}) is {found}, expected {expected}", cells.mask())]
+    struct CertifyError {
+        /// The rank of the offending entry.
+        rank: usize,
+        /// Its cells.
+        cells: EightCells,
+        /// What the table holds.
+        found: u8,
+        /// What the equations require.
+        expected: u8,
+    }
+
+    /// Checks that `table` holds the exact distances: the centre's entry is 0 and
+    /// every other entry is 1 plus the least entry among its eight neighbours.
+    ///
+    /// # Errors
+    ///
+    /// The first entry that breaks the equations.
+    fn certify(table: &[u8; SUBSET_COUNT]) -> Result<(), CertifyError> {
+        let goal = rank(EightCells::CENTRE);
+        for (index, &found) in table.iter().enumerate() {
+            let cells = unrank(index);
+            let expected = if index == goal {
+                0
+            } else {
+                let nearest = Move::ALL
+                    .iter()
+                    .map(|m| table[rank(m.apply_to(cells))])
+                    .min()
+                    .expect("eight moves");
+                nearest.saturating_add(1)
+            };
+            if found != expected {
+                return Err(CertifyError {
+                    rank: index,
+                    cells,
+                    found,
+                    expected,
+                });
+            }
+        }
+        Ok(())
+    }
 
     #[test]
     fn embedded_table_is_exact() {
@@ -125,7 +128,7 @@ mod tests {
 
     #[test]
     fn certify_rejects_any_single_changed_entry() {
-        for victim in [0, 1234, rank(CENTRE), SUBSET_COUNT - 1] {
+        for victim in [0, 1234, rank(EightCells::CENTRE), SUBSET_COUNT - 1] {
             let original = distances()[victim];
             for changed in [original.wrapping_sub(1), original + 1] {
                 let mut table: Box<[u8; SUBSET_COUNT]> =
@@ -135,7 +138,7 @@ mod tests {
                 // The broken equation is the victim's own or a neighbour's.
                 let neighbours: Vec<usize> = Move::ALL
                     .iter()
-                    .map(|m| rank(m.apply_to_cells(unrank(victim))))
+                    .map(|m| rank(m.apply_to(unrank(victim))))
                     .collect();
                 assert!(error.rank == victim || neighbours.contains(&error.rank));
             }
@@ -154,7 +157,7 @@ mod tests {
 
     #[test]
     fn centre_is_the_only_zero() {
-        assert_eq!(distance(CENTRE), 0);
+        assert_eq!(distance(EightCells::CENTRE), 0);
         assert_eq!(distances().iter().filter(|&&d| d == 0).count(), 1);
     }
 }

@@ -12,8 +12,10 @@
 //! what makes it cheap enough for the solver's inner loop; [`rank_slow`] is
 //! the definition the tables are tested against.
 //!
-//! This file is self-contained because the build script includes it; keep it
-//! so.
+//! This file uses nothing from the crate but [`cells`](crate::cells), because
+//! the build script includes it; keep it so.
+
+use crate::cells::EightCells;
 
 /// Number of 8-cell subsets of the 24 cells: C(24, 8).
 pub const SUBSET_COUNT: usize = 735_471;
@@ -79,11 +81,9 @@ static RANK_BY_BYTE: [[[u32; 256]; SUBSET_SIZE + 1]; 3] = {
 };
 
 /// The rank of an 8-cell subset, in `0..SUBSET_COUNT`.
-///
-/// `set` must have exactly eight of its low 24 bits set; for any other
-/// argument the result is meaningless (but the function does not panic).
 #[inline]
-pub fn rank(set: u32) -> usize {
+pub fn rank(cells: EightCells) -> usize {
+    let set = cells.mask();
     let low = RANK_BY_BYTE[0][0][(set & 0xff) as usize];
     let below = (low >> 24) as usize;
     let middle = RANK_BY_BYTE[1][below][((set >> 8) & 0xff) as usize];
@@ -93,7 +93,8 @@ pub fn rank(set: u32) -> usize {
 }
 
 /// The rank by its definition, one bit at a time.
-pub const fn rank_slow(set: u32) -> usize {
+pub const fn rank_slow(cells: EightCells) -> usize {
+    let set = cells.mask();
     let mut rank = 0;
     let mut seen = 0;
     let mut cell = 0;
@@ -110,7 +111,7 @@ pub const fn rank_slow(set: u32) -> usize {
 /// The 8-cell subset of the given rank; the inverse of [`rank`].
 ///
 /// `rank` must be below [`SUBSET_COUNT`].
-pub const fn unrank(mut rank: usize) -> u32 {
+pub const fn unrank(mut rank: usize) -> EightCells {
     let mut set = 0;
     let mut k = SUBSET_SIZE;
     let mut cell = 24;
@@ -123,5 +124,19 @@ pub const fn unrank(mut rank: usize) -> u32 {
             k -= 1;
         }
     }
-    set
+    EightCells::from_mask_unchecked(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_inverts_unrank_and_matches_the_definition_on_every_set() {
+        for index in 0..SUBSET_COUNT {
+            let cells = unrank(index);
+            assert_eq!(rank(cells), index);
+            assert_eq!(rank_slow(cells), index);
+        }
+    }
 }

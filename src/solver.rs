@@ -1,37 +1,43 @@
-//! The solvers, behind one trait.
+//! The solvers, behind one trait, and the registry the command line offers.
 //!
 //! # Overview
 //!
 //! A [`Solver`] takes a [`Board`] and returns a [`Solution`]: the
 //! lexicographically smallest among the shortest move sequences that make
-//! the centre uniform, and the digit then in the centre. Three
+//! the centre uniform, and the digit then in the centre. Four
 //! implementations give the same answer on every board they accept:
 //!
-//! | solver | kind | heuristic | use |
+//! | solver | kind | guided by | use |
 //! | --- | --- | --- | --- |
-//! | [`PdbSolver`] (`pdb`) | IDA* | exact [pattern database](crate::pattern_database) | the default: it never backtracks |
+//! | [`PdbSolver`] (`pdb`) | IDA* | the exact [pattern database](crate::pattern_database) | the default: it never backtracks |
 //! | [`IdaSolver`] (`ida`) | IDA* | 8 minus the commonest centre digit's count | the classic judge solution |
-//! | [`BfsSolver`] (`bfs`) | breadth-first search | none | the reference, up to a depth bound |
+//! | [`BfsSolver`] (`bfs`) | breadth-first search | nothing | the reference, up to a bound on the optimal length |
+//! | [`DescentSolver`] (`descent`) | greedy descent | the exact pattern database | the answer `verify` expects |
 //!
 //! The two IDA* solvers share one search driver, [`IdaStar`], and differ only
 //! in their [`Heuristic`]. The reference shares nothing with them but the
 //! board and the moves.
+//!
+//! [`SOLVERS`] lists them by name, the default first: a new solver is one
+//! file in `src/solver/` and one line there.
 
 mod bfs;
 mod centre_heuristic;
+mod descent;
 mod ida_star;
 mod pdb_heuristic;
-
-use std::fmt;
-use std::str::FromStr;
+mod registry;
 
 use crate::board::{Board, Digit};
+use crate::length::OptimalLength;
 use crate::moves::MoveSequence;
 
-pub use bfs::{BfsSolver, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
+pub use bfs::BfsSolver;
 pub use centre_heuristic::CentreHeuristic;
+pub use descent::{Descent, DescentSolver, descend};
 pub use ida_star::{Heuristic, IdaStar};
 pub use pdb_heuristic::PdbHeuristic;
+pub use registry::{SOLVERS, SolverEntry, SolverOptions, UnknownSolver};
 
 /// The classic solver: IDA* with the statement's heuristic.
 pub type IdaSolver = IdaStar<CentreHeuristic>;
@@ -40,7 +46,9 @@ pub type IdaSolver = IdaStar<CentreHeuristic>;
 pub type PdbSolver = IdaStar<PdbHeuristic>;
 
 /// A solved board: the moves and the digit they leave in the centre.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// It serializes as `{moves, centre}`: the answer, without the effort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Solution {
     /// The lexicographically smallest shortest sequence; empty when the
     /// centre is already uniform.
@@ -49,6 +57,7 @@ pub struct Solution {
     pub centre: Digit,
     /// Search nodes the solver generated: a measure of effort, not part of
     /// the answer (solvers that agree on the answer may differ here).
+    #[serde(skip)]
     pub nodes: u64,
 }
 
@@ -63,14 +72,15 @@ impl Solution {
 /// Why a solver gave no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// The board needs more moves than the solver's depth bound allows.
+    /// The board needs more moves than the solver answers (see
+    /// [`Solver::max_optimal_length`]).
     #[error(
-        "the board needs more than {max_depth} move{}, the bfs solver's depth bound (--max-depth)",
-        if *max_depth == 1 { "" } else { "s" }
+        "the board needs more than {max_length} move{}, beyond the solver's bound",
+        if max_length.moves() == 1 { "" } else { "s" }
     )]
-    TooDeep {
-        /// The bound.
-        max_depth: u8,
+    TooLong {
+        /// The longest optimal length the solver answers.
+        max_length: OptimalLength,
     },
 }
 
@@ -78,10 +88,40 @@ pub enum SolveError {
 ///
 /// # Contract
 ///
-/// For every board it accepts, an implementation returns a sequence of
-/// minimal length that makes the centre uniform, the lexicographically
-/// smallest such sequence (comparing letters, A < B < … < H), and the digit
-/// then in the centre. `verify` campaigns hold every implementation to this.
+/// For every board whose optimal length is at most
+/// [`max_optimal_length`](Solver::max_optimal_length), an implementation
+/// returns a sequence of minimal length that makes the centre uniform, the
+/// lexicographically smallest such sequence (comparing letters, A < B < … <
+/// H), and the digit then in the centre. `verify` campaigns hold every
+/// implementation to this, and give each only the boards within its bound.
+///
+/// # Example
+///
+/// A solver of one's own, checked by a campaign (see [`crate::verify`]).
+///
+/// ```
+/// use rotation_game::{Board, Solution, SolveError, Solver};
+///
+/// /// Answers only boards that are already solved.
+/// struct AlreadySolved;
+///
+/// impl Solver for AlreadySolved {
+///     fn name(&self) -> &str {
+///         "already-solved"
+///     }
+///
+///     fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+///         let centre = board.uniform_centre().ok_or(SolveError::TooLong {
+///             max_length: self.max_optimal_length(),
+///         })?;
+///         Ok(Solution { moves: Default::default(), centre, nodes: 1 })
+///     }
+///
+///     fn max_optimal_length(&self) -> rotation_game::OptimalLength {
+///         rotation_game::OptimalLength::ZERO
+///     }
+/// }
+/// ```
 pub trait Solver: Sync {
     /// The solver's name, as `--solver` spells it.
     fn name(&self) -> &str;
@@ -90,64 +130,13 @@ pub trait Solver: Sync {
     ///
     /// # Errors
     ///
-    /// When the solver cannot answer this board within its own bounds (only
-    /// [`BfsSolver`] has any).
+    /// [`SolveError::TooLong`] when the board needs more moves than
+    /// [`max_optimal_length`](Solver::max_optimal_length).
     fn solve(&self, board: &Board) -> Result<Solution, SolveError>;
-}
 
-/// The solvers the command line offers by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SolverKind {
-    /// [`PdbSolver`].
-    Pdb,
-    /// [`IdaSolver`].
-    Ida,
-    /// [`BfsSolver`].
-    Bfs,
-}
-
-impl SolverKind {
-    /// All kinds, default first.
-    pub const ALL: [SolverKind; 3] = [SolverKind::Pdb, SolverKind::Ida, SolverKind::Bfs];
-
-    /// The name `--solver` takes.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SolverKind::Pdb => "pdb",
-            SolverKind::Ida => "ida",
-            SolverKind::Bfs => "bfs",
-        }
-    }
-
-    /// A solver of this kind; `max_depth` is the bound of [`BfsSolver`] and
-    /// is ignored by the others.
-    pub fn build(self, max_depth: u8) -> Box<dyn Solver> {
-        match self {
-            SolverKind::Pdb => Box::new(PdbSolver::default()),
-            SolverKind::Ida => Box::new(IdaSolver::default()),
-            SolverKind::Bfs => Box::new(BfsSolver::new(max_depth)),
-        }
-    }
-}
-
-impl fmt::Display for SolverKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown solver name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown solver {0:?}, expected pdb, ida or bfs")]
-pub struct UnknownSolver(String);
-
-impl FromStr for SolverKind {
-    type Err = UnknownSolver;
-
-    fn from_str(name: &str) -> Result<SolverKind, UnknownSolver> {
-        SolverKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == name)
-            .ok_or_else(|| UnknownSolver(name.to_owned()))
+    /// The greatest optimal length of the boards this solver answers: every
+    /// board unless it says otherwise.
+    fn max_optimal_length(&self) -> OptimalLength {
+        OptimalLength::MAX
     }
 }

@@ -34,6 +34,7 @@ use rayon::prelude::*;
 use crate::board::Board;
 use crate::checker::{CheckOptions, Checker, Verdict};
 use crate::generator::Generator;
+use crate::length::OptimalLength;
 use crate::parser::format_input;
 use crate::pattern_database;
 use crate::solver::Solution;
@@ -174,7 +175,7 @@ pub fn shrink(failed: FailedRun, options: &StressOptions) -> io::Result<FailedRu
     if failed.boards.len() <= 1 {
         return Ok(failed);
     }
-    let mut order: Vec<(u8, usize)> = failed
+    let mut order: Vec<(OptimalLength, usize)> = failed
         .boards
         .iter()
         .enumerate()
@@ -299,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_huge_run_size_is_cut_to_the_campaign() {
-        let generator = Generator::new(4, Mode::Uniform).unwrap();
+        let generator = Generator::new(4, Mode::Uniform);
         let huge = StressOptions {
             cases_per_run: u64::MAX,
             ..options("cat >/dev/null")
@@ -313,7 +314,10 @@ mod tests {
     #[test]
     fn shrinking_tries_the_fewest_moves_first() {
         let boards: Vec<Board> = [5, 2, 3]
-            .map(|depth| Generator::new(1, Mode::Depth(depth)).unwrap().board(0))
+            .map(|moves| {
+                let length = OptimalLength::new(moves).unwrap();
+                Generator::new(1, Mode::Length(length)).board(0)
+            })
             .to_vec();
         let silent = options("cat >/dev/null");
         let failed = judge_run(&boards, &silent)

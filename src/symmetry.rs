@@ -112,6 +112,7 @@ fn transform(index: usize, row: u8, col: u8) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cells::EightCells;
     use crate::geometry::CENTRE;
     use crate::moves::Move;
     use crate::pattern_database::distances;
@@ -158,8 +159,8 @@ mod tests {
         let table = distances();
         for symmetry in Symmetry::all() {
             for (index, &distance) in table.iter().enumerate() {
-                let image = symmetry.apply_to_cells(unrank(index));
-                assert_eq!(table[rank(image)], distance);
+                let image = symmetry.apply_to_cells(unrank(index).mask());
+                assert_eq!(table[rank(EightCells::new(image).unwrap())], distance);
             }
         }
     }

@@ -8,7 +8,7 @@
 //! are all untrusted: any length, any bytes. Every reader of them (the
 //! [parser](crate::parser), the [validator](crate::validator), the
 //! [checker](crate::checker) and the stress runner's pipe readers) reads
-//! through one fixed buffer of [`BUFFER_SIZE`] bytes, and quotes what it
+//! through one fixed buffer of `BUFFER_SIZE` bytes, and quotes what it
 //! found through [`Quote`], so that neither memory nor a message grows with
 //! the input.
 //!

@@ -4,24 +4,24 @@
 //! # Overview
 //!
 //! [`verify`] takes a [`BoardSource`] (the first boards of a
-//! [`Generator`], or a list), a list of [`Entrant`]s (a solver and the
-//! longest optimal length it is asked to solve) and a thread count, and
-//! returns a [`Report`]. Board `i` is checked on its own, in parallel with
-//! rayon; since a generated board depends only on the seed and its index,
-//! the report (apart from its times) is the same for any number of threads.
+//! [`Generator`], or a list), the solvers and a thread count, and returns a
+//! [`Report`]. Board `i` is checked on its own, in parallel with rayon;
+//! since a generated board depends only on the seed and its index, the
+//! report (apart from its times) is the same for any number of threads.
 //!
 //! # What is checked, and why it is sound
 //!
 //! For each board, with `L` its optimal length from the [pattern
 //! database](crate::pattern_database) (exact: certified by its Bellman
-//! equations, see [`pattern_database::certify`]), every entrant with
-//! `L <= max_length` solves it, and each answer must:
+//! equations), every solver whose
+//! [`max_optimal_length`](Solver::max_optimal_length) is at least `L` solves
+//! it, and each answer must:
 //!
 //! 1. replay to a uniform centre ([`Fault::NotSolved`]);
 //! 2. report the digit the replay leaves there ([`Fault::WrongCentre`]);
 //! 3. have length `L` ([`Fault::WrongLength`]);
-//! 4. be the lexicographically smallest sequence of length `L`, which
-//!    [`expected_answer`] computes independently of any solver
+//! 4. be the lexicographically smallest sequence of length `L`, which the
+//!    [`DescentSolver`] computes from the pattern database alone
 //!    ([`Fault::NotSmallest`]);
 //!
 //! and all the answers must be identical, moves and digit
@@ -30,30 +30,62 @@
 //!
 //! **Nothing shorter exists where `bfs` ran.** The breadth-first solver
 //! discovers, and tests, every board within `k - 1` moves before any board
-//! at `k` (see [`BfsSolver`](crate::BfsSolver)), so when it answers with `k`
-//! moves, no sequence of fewer moves solves the board: its answer's length
-//! is a proof of optimality by exhaustion, independent of the pattern
-//! database. Check 3 then makes both proofs agree on every board where
-//! `bfs` ran. Asking `BfsSolver::new(k - 1)` to refuse the board would prove
-//! the same thing again at the cost of a second search of the same levels,
-//! so the campaign does not.
+//! at `k` (see [`BfsSolver`](crate::solver::BfsSolver)), so when it answers
+//! with `k` moves, no sequence of fewer moves solves the board: its answer's
+//! length is a proof of optimality by exhaustion, independent of the
+//! pattern database. Check 3 then makes both proofs agree on every board
+//! where `bfs` ran.
 //!
 //! With the four checks, a solver passes a board only if its answer is
 //! exactly the judges' answer; the checks across solvers then cost nothing
 //! but make a disagreement between two solvers visible as such.
+//!
+//! # Example
+//!
+//! A solver of one's own, planted with a bug (it plays the moves of the
+//! right answer in reverse order), caught by a campaign:
+//!
+//! ```
+//! use rotation_game::generator::{Generator, Mode};
+//! use rotation_game::verify::{self, BoardSource, Fault};
+//! use rotation_game::{Board, PdbSolver, Solution, SolveError, Solver};
+//!
+//! struct Backwards;
+//!
+//! impl Solver for Backwards {
+//!     fn name(&self) -> &str {
+//!         "backwards"
+//!     }
+//!
+//!     fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+//!         let mut solution = PdbSolver::default().solve(board)?;
+//!         solution.moves = solution.moves.as_slice().iter().rev().copied().collect();
+//!         Ok(solution)
+//!     }
+//! }
+//!
+//! let generator = Generator::new(7, Mode::Uniform);
+//! let source = BoardSource::Generated { generator: &generator, count: 20 };
+//! let report = verify::verify(source, &[&PdbSolver::default(), &Backwards], 1, &|_| {})?;
+//! assert!(!report.passed());
+//! let first = &report.disagreements[0];
+//! assert_eq!(first.answers[1].solver, "backwards");
+//! assert!(!first.answers[1].faults.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::{Board, Digit};
-use crate::census;
 use crate::generator::Generator;
-use crate::moves::{Move, MoveSequence};
-use crate::pattern_database::{self, MAX_DISTANCE};
-use crate::show;
-use crate::solver::{Solution, SolveError, Solver};
+use crate::length::{LengthCounts, OptimalLength};
+use crate::moves::MoveSequence;
+use crate::parser::format_input;
+use crate::solver::{DescentSolver, Solution, SolveError, Solver};
 
 /// Where a campaign's boards come from.
 #[derive(Clone, Copy, Debug)]
@@ -101,42 +133,9 @@ impl BoardSource<'_> {
     }
 }
 
-/// A solver taking part in a campaign.
-#[derive(Clone, Copy)]
-pub struct Entrant<'a> {
-    /// The solver.
-    pub solver: &'a dyn Solver,
-    /// It is asked to solve only boards whose optimal length is at most
-    /// this (for the `bfs` solver, its depth bound).
-    pub max_length: u8,
-}
-
-impl<'a> Entrant<'a> {
-    /// A solver asked to solve every board.
-    pub fn new(solver: &'a dyn Solver) -> Entrant<'a> {
-        Entrant {
-            solver,
-            max_length: u8::MAX,
-        }
-    }
-
-    /// A solver asked to solve only boards of optimal length up to
-    /// `max_length`.
-    pub fn up_to(solver: &'a dyn Solver, max_length: u8) -> Entrant<'a> {
-        Entrant { solver, max_length }
-    }
-}
-
-impl fmt::Debug for Entrant<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Entrant")
-            .field("solver", &self.solver.name())
-            .field("max_length", &self.max_length)
-            .finish()
-    }
-}
-
 /// What is wrong with one solver's answer.
+///
+/// It serializes as its message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// The solver gave no answer.
@@ -151,7 +150,7 @@ pub enum Fault {
     /// The moves are not the optimal number.
     WrongLength {
         /// The optimal length.
-        optimal: u8,
+        optimal: OptimalLength,
     },
     /// The moves are optimal in number but not the lexicographically
     /// smallest such sequence.
@@ -179,7 +178,16 @@ impl fmt::Display for Fault {
     }
 }
 
+impl Serialize for Fault {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// One solver's answer on a board, with its faults.
+///
+/// It serializes as `{solver, moves, centre, faults}`, or `{solver, error,
+/// faults}` when the solver gave no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     /// The solver's name.
@@ -201,7 +209,26 @@ impl Answer {
     }
 }
 
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut answer = serializer.serialize_struct("Answer", 4)?;
+        answer.serialize_field("solver", &self.solver)?;
+        match &self.result {
+            Ok(solution) => {
+                answer.serialize_field("moves", &solution.moves)?;
+                answer.serialize_field("centre", &solution.centre)?;
+            }
+            Err(error) => answer.serialize_field("error", &error.to_string())?,
+        }
+        answer.serialize_field("faults", &self.faults)?;
+        answer.end()
+    }
+}
+
 /// A board on which some answer is faulty or the solvers differ.
+///
+/// It serializes as `{index, seed, board, judge_input, optimal_length,
+/// expected, solvers_differ, answers}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Disagreement {
     /// The board's index in the campaign.
@@ -211,10 +238,10 @@ pub struct Disagreement {
     /// The board.
     pub board: Board,
     /// Its optimal length, from the pattern database.
-    pub optimal_length: u8,
-    /// The judges' answer, from [`expected_answer`].
+    pub optimal_length: OptimalLength,
+    /// The judges' answer, from the [`DescentSolver`].
     pub expected: Solution,
-    /// Every answer, in the order of the entrants that ran.
+    /// Every answer, in the order of the solvers that ran.
     pub answers: Vec<Answer>,
 }
 
@@ -228,12 +255,12 @@ impl Disagreement {
 
     /// Judge input holding this board alone: its line, then the `0` line.
     pub fn judge_input(&self) -> String {
-        format!("{}\n0\n", self.board.to_judge_line())
+        format_input(&[self.board])
     }
 
-    /// One `rotation-game show` command per distinct sequence of moves
-    /// answered or expected, the expected one first.
-    pub fn show_commands(&self) -> Vec<String> {
+    /// Every distinct sequence of moves answered or expected, the expected
+    /// one first.
+    pub fn sequences(&self) -> Vec<MoveSequence> {
         let mut sequences = vec![self.expected.moves];
         for answer in &self.answers {
             if let Ok(solution) = answer.result
@@ -243,66 +270,38 @@ impl Disagreement {
             }
         }
         sequences
-            .iter()
-            .map(|moves| show::command(&self.board, moves))
-            .collect()
     }
 }
 
-/// A solution as the judges print it, on one line: moves, then digit.
-fn one_line(solution: &Solution) -> String {
-    format!("{} {}", solution.moves, solution.centre)
-}
-
-impl fmt::Display for Disagreement {
-    /// Several lines: where the board comes from, the judge input that
-    /// reproduces it, the expected answer, each solver's answer and faults,
-    /// and `rotation-game show` commands.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.seed {
-            Some(seed) => writeln!(f, "disagreement on board {} of seed {seed}", self.index)?,
-            None => writeln!(f, "disagreement on board {}", self.index)?,
-        }
-        writeln!(f, "  judge input that reproduces it:")?;
-        for line in self.judge_input().lines() {
-            writeln!(f, "    {line}")?;
-        }
-        writeln!(
-            f,
-            "  expected ({} moves, from the pattern database): {}",
-            self.optimal_length,
-            one_line(&self.expected)
-        )?;
-        if self.solvers_differ() {
-            writeln!(f, "  the solvers give different answers:")?;
-        }
-        for answer in &self.answers {
-            let given = match &answer.result {
-                Ok(solution) => one_line(solution),
-                Err(error) => format!("error: {error}"),
-            };
-            writeln!(f, "    {}: {given}", answer.solver)?;
-            for fault in &answer.faults {
-                writeln!(f, "      {fault}")?;
-            }
-        }
-        for command in self.show_commands() {
-            writeln!(f, "  {command}")?;
-        }
-        Ok(())
+impl Serialize for Disagreement {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut disagreement = serializer.serialize_struct("Disagreement", 8)?;
+        disagreement.serialize_field("index", &self.index)?;
+        disagreement.serialize_field("seed", &self.seed)?;
+        disagreement.serialize_field("board", &self.board)?;
+        disagreement.serialize_field("judge_input", &self.judge_input())?;
+        disagreement.serialize_field("optimal_length", &self.optimal_length)?;
+        disagreement.serialize_field("expected", &self.expected)?;
+        disagreement.serialize_field("solvers_differ", &self.solvers_differ())?;
+        disagreement.serialize_field("answers", &self.answers)?;
+        disagreement.end()
     }
 }
 
 /// What one solver did over a campaign.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// It serializes as `{name, boards, seconds}`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SolverStats {
     /// The solver's name.
     pub name: String,
-    /// Boards it was asked to solve (those within its `max_length`).
+    /// Boards it was asked to solve (those within its
+    /// [`max_optimal_length`](Solver::max_optimal_length)).
     pub boards: u64,
     /// Wall-clock time spent in its `solve` calls, summed over the threads
     /// (so it can exceed the campaign's elapsed time, and it grows when the
     /// machine is busy with other work).
+    #[serde(rename = "seconds", serialize_with = "crate::seconds::serialize")]
     pub time: Duration,
 }
 
@@ -312,16 +311,19 @@ pub struct SolverStats {
 pub const DISAGREEMENTS_KEPT: usize = 1000;
 
 /// The outcome of a campaign.
+///
+/// It serializes as `{passed, seed, boards, boards_by_length, solvers,
+/// disagreements, disagreement_count, disagreements_not_kept, threads,
+/// seconds}`.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The generator's seed, if the boards were generated.
     pub seed: Option<u64>,
     /// Boards checked.
     pub boards: u64,
-    /// Boards of each optimal length, indexed by length, up to the greatest
-    /// length met.
-    pub boards_by_length: Vec<u64>,
-    /// Per solver, in the order of the entrants.
+    /// Boards of each optimal length.
+    pub boards_by_length: LengthCounts,
+    /// Per solver, in the order given.
     pub solvers: Vec<SolverStats>,
     /// The boards with a fault or a difference, by index: all of them, or
     /// the first [`DISAGREEMENTS_KEPT`] when there are more.
@@ -344,190 +346,34 @@ impl Report {
     pub fn disagreements_not_kept(&self) -> u64 {
         self.disagreement_count - self.disagreements.len() as u64
     }
-
-    /// The summary as text: boards, the count per optimal length, the time
-    /// per solver and the number of disagreements (not the disagreements
-    /// themselves: print each with its `Display`).
-    pub fn summary(&self) -> String {
-        let mut text = format!(
-            "verified {} boards{} on {} threads in {:.2} s\n",
-            self.boards,
-            self.seed
-                .map(|seed| format!(" (seed {seed})"))
-                .unwrap_or_default(),
-            self.threads,
-            self.elapsed.as_secs_f64()
-        );
-        text.push_str("optimal length      boards\n");
-        for (length, count) in self.boards_by_length.iter().enumerate() {
-            text.push_str(&format!("{length:>14} {count:>11}\n"));
-        }
-        let width = self
-            .solvers
-            .iter()
-            .map(|stats| stats.name.len())
-            .max()
-            .unwrap_or(0)
-            .max("solver".len());
-        text.push_str(&format!(
-            "{:<width$} {:>11} {:>13} {:>11}\n",
-            "solver", "boards", "total time", "per board"
-        ));
-        for stats in &self.solvers {
-            let per_board = if stats.boards == 0 {
-                "-".to_owned()
-            } else {
-                format_seconds(stats.time.as_secs_f64() / stats.boards as f64)
-            };
-            text.push_str(&format!(
-                "{:<width$} {:>11} {:>13} {:>11}\n",
-                stats.name,
-                stats.boards,
-                format_seconds(stats.time.as_secs_f64()),
-                per_board
-            ));
-        }
-        text.push_str(&format!("disagreements: {}", self.disagreement_count));
-        match self.disagreements_not_kept() {
-            0 => text.push('\n'),
-            not_kept => text.push_str(&format!(
-                " (the first {} listed, {not_kept} more not kept)\n",
-                self.disagreements.len()
-            )),
-        }
-        text
-    }
-
-    /// The report as JSON: `passed`, `seed`, `boards`, `boards_by_length`
-    /// (a list of `{length, boards}`), `solvers` (a list of `{name, boards,
-    /// seconds}`), `disagreements` (those kept), `disagreement_count` (all
-    /// of them), `disagreements_not_kept`, `threads` and `seconds`.
-    pub fn to_json(&self) -> serde_json::Value {
-        let by_length = census::lengths_to_json(&self.boards_by_length);
-        let solvers: Vec<serde_json::Value> = self
-            .solvers
-            .iter()
-            .map(|stats| {
-                serde_json::json!({
-                    "name": stats.name,
-                    "boards": stats.boards,
-                    "seconds": stats.time.as_secs_f64(),
-                })
-            })
-            .collect();
-        let disagreements: Vec<serde_json::Value> =
-            self.disagreements.iter().map(disagreement_json).collect();
-        serde_json::json!({
-            "passed": self.passed(),
-            "seed": self.seed,
-            "boards": self.boards,
-            "boards_by_length": by_length,
-            "solvers": solvers,
-            "disagreements": disagreements,
-            "disagreement_count": self.disagreement_count,
-            "disagreements_not_kept": self.disagreements_not_kept(),
-            "threads": self.threads,
-            "seconds": self.elapsed.as_secs_f64(),
-        })
-    }
 }
 
-/// A time in seconds, in the unit that suits it: µs, ms or s.
-fn format_seconds(seconds: f64) -> String {
-    if seconds >= 1.0 {
-        format!("{seconds:.2} s")
-    } else if seconds >= 1e-3 {
-        format!("{:.2} ms", seconds * 1e3)
-    } else {
-        format!("{:.2} µs", seconds * 1e6)
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut report = serializer.serialize_struct("Report", 10)?;
+        report.serialize_field("passed", &self.passed())?;
+        report.serialize_field("seed", &self.seed)?;
+        report.serialize_field("boards", &self.boards)?;
+        report.serialize_field("boards_by_length", &self.boards_by_length)?;
+        report.serialize_field("solvers", &self.solvers)?;
+        report.serialize_field("disagreements", &self.disagreements)?;
+        report.serialize_field("disagreement_count", &self.disagreement_count)?;
+        report.serialize_field("disagreements_not_kept", &self.disagreements_not_kept())?;
+        report.serialize_field("threads", &self.threads)?;
+        report.serialize_field("seconds", &self.elapsed.as_secs_f64())?;
+        report.end()
     }
-}
-
-fn solution_json(solution: &Solution) -> serde_json::Value {
-    serde_json::json!({
-        "moves": solution.moves.letters(),
-        "centre": solution.centre.value(),
-    })
-}
-
-fn disagreement_json(disagreement: &Disagreement) -> serde_json::Value {
-    let answers: Vec<serde_json::Value> = disagreement
-        .answers
-        .iter()
-        .map(|answer| {
-            let faults: Vec<String> = answer.faults.iter().map(Fault::to_string).collect();
-            match &answer.result {
-                Ok(solution) => serde_json::json!({
-                    "solver": answer.solver,
-                    "moves": solution.moves.letters(),
-                    "centre": solution.centre.value(),
-                    "faults": faults,
-                }),
-                Err(error) => serde_json::json!({
-                    "solver": answer.solver,
-                    "error": error.to_string(),
-                    "faults": faults,
-                }),
-            }
-        })
-        .collect();
-    serde_json::json!({
-        "index": disagreement.index,
-        "seed": disagreement.seed,
-        "board": disagreement.board.to_judge_line(),
-        "judge_input": disagreement.judge_input(),
-        "optimal_length": disagreement.optimal_length,
-        "expected": solution_json(&disagreement.expected),
-        "solvers_differ": disagreement.solvers_differ(),
-        "answers": answers,
-        "show": disagreement.show_commands(),
-    })
 }
 
 /// Why a campaign could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// No solver was entered.
+    /// No solver was given.
     #[error("no solver to verify")]
     NoSolvers,
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
-}
-
-/// The judges' answer for `board`, computed from the pattern database alone:
-/// from the board, repeatedly play the first move, in order A..H, that
-/// lowers the [optimal length](pattern_database::optimal_length) by one.
-///
-/// Why this is the lexicographically smallest optimal sequence: the optimal
-/// length is exact, so a sequence of `L` moves solves a board of optimal
-/// length `L` exactly when every move lowers the optimal length by one (each
-/// move changes it by at most one, and it must reach 0 after `L` moves).
-/// Comparing sequences of equal length letter by letter, the smallest one
-/// takes the smallest first move that can start an optimal sequence, which
-/// is the smallest move that lowers the length, and so on from there.
-pub fn expected_answer(board: &Board) -> Solution {
-    let mut moves = MoveSequence::new();
-    let mut current = *board;
-    let mut remaining = pattern_database::optimal_length(board);
-    while remaining > 0 {
-        let (next, m) = Move::ALL
-            .into_iter()
-            .map(|m| (current.apply(m), m))
-            .find(|(next, _)| pattern_database::optimal_length(next) == remaining - 1)
-            .expect("an exact distance above 0 has a neighbour one closer");
-        moves.push(m);
-        current = next;
-        remaining -= 1;
-    }
-    let centre = current
-        .uniform_centre()
-        .expect("optimal length 0 is a uniform centre");
-    Solution {
-        moves,
-        centre,
-        nodes: u64::from(pattern_database::optimal_length(board)) + 1,
-    }
 }
 
 /// The faults of one answer, given the expected one.
@@ -548,7 +394,7 @@ fn faults_of(
     }
     if solution.moves.len() != expected.moves.len() {
         faults.push(Fault::WrongLength {
-            optimal: expected.moves.len() as u8,
+            optimal: OptimalLength::from_moves_unchecked(expected.moves.len() as u8),
         });
     } else if solution.moves != expected.moves {
         faults.push(Fault::NotSmallest {
@@ -561,7 +407,7 @@ fn faults_of(
 /// What the campaign gathers, per thread, then summed.
 #[derive(Clone, Debug)]
 struct Tally {
-    boards_by_length: [u64; MAX_DISTANCE as usize + 1],
+    boards_by_length: [u64; OptimalLength::MAX.moves() as usize + 1],
     solver_boards: Vec<u64>,
     solver_time: Vec<Duration>,
     /// Disagreements met: among them the first [`DISAGREEMENTS_KEPT`] by
@@ -573,7 +419,7 @@ struct Tally {
 impl Tally {
     fn new(solvers: usize) -> Tally {
         Tally {
-            boards_by_length: [0; MAX_DISTANCE as usize + 1],
+            boards_by_length: [0; OptimalLength::MAX.moves() as usize + 1],
             solver_boards: vec![0; solvers],
             solver_time: vec![Duration::ZERO; solvers],
             disagreements: Vec::new(),
@@ -615,21 +461,23 @@ impl Tally {
     }
 
     /// Checks board `index` and records the outcome.
-    fn check(&mut self, index: u64, board: Board, seed: Option<u64>, entrants: &[Entrant<'_>]) {
-        let expected = expected_answer(&board);
-        let optimal_length = expected.moves.len() as u8;
-        self.boards_by_length[usize::from(optimal_length)] += 1;
-        let mut answers = Vec::with_capacity(entrants.len());
-        for (slot, entrant) in entrants.iter().enumerate() {
-            if optimal_length > entrant.max_length {
+    fn check(&mut self, index: u64, board: Board, seed: Option<u64>, solvers: &[&dyn Solver]) {
+        let expected = DescentSolver
+            .solve(&board)
+            .expect("the descent answers every board");
+        let optimal_length = OptimalLength::from_moves_unchecked(expected.moves.len() as u8);
+        self.boards_by_length[usize::from(optimal_length.moves())] += 1;
+        let mut answers = Vec::with_capacity(solvers.len());
+        for (slot, solver) in solvers.iter().enumerate() {
+            if optimal_length > solver.max_optimal_length() {
                 continue;
             }
             let start = Instant::now();
-            let result = entrant.solver.solve(&board);
+            let result = solver.solve(&board);
             self.solver_time[slot] += start.elapsed();
             self.solver_boards[slot] += 1;
             answers.push(Answer {
-                solver: entrant.solver.name().to_owned(),
+                solver: solver.name().to_owned(),
                 faults: faults_of(&board, &result, &expected),
                 result,
             });
@@ -652,21 +500,22 @@ impl Tally {
     }
 }
 
-/// Runs a campaign: every board of `source` solved by every entrant within
-/// its `max_length`, each answer checked (see the [module docs](self)), on
-/// `threads` threads (0: one per core). `progress` is called from the
-/// worker threads with 1 after each board.
+/// Runs a campaign: every board of `source` solved by every solver within
+/// its [`max_optimal_length`](Solver::max_optimal_length), each answer
+/// checked (see the [module docs](self)), on `threads` threads (0: one per
+/// core). `progress` is called from the worker threads with 1 after each
+/// board.
 ///
 /// # Errors
 ///
-/// With no entrant, or when the thread pool cannot be built.
+/// With no solver, or when the thread pool cannot be built.
 pub fn verify(
     source: BoardSource<'_>,
-    entrants: &[Entrant<'_>],
+    solvers: &[&dyn Solver],
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, VerifyError> {
-    if entrants.is_empty() {
+    if solvers.is_empty() {
         return Err(VerifyError::NoSolvers);
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -678,30 +527,25 @@ pub fn verify(
         (0..source.len())
             .into_par_iter()
             .fold(
-                || Tally::new(entrants.len()),
+                || Tally::new(solvers.len()),
                 |mut tally, index| {
-                    tally.check(index, source.board(index), seed, entrants);
+                    tally.check(index, source.board(index), seed, solvers);
                     progress(1);
                     tally
                 },
             )
-            .reduce(|| Tally::new(entrants.len()), Tally::merge)
+            .reduce(|| Tally::new(solvers.len()), Tally::merge)
     });
     tally.keep_first();
-    let used = tally
-        .boards_by_length
-        .iter()
-        .rposition(|&count| count > 0)
-        .map_or(0, |length| length + 1);
     Ok(Report {
         seed,
         boards: source.len(),
-        boards_by_length: tally.boards_by_length[..used].to_vec(),
-        solvers: entrants
+        boards_by_length: LengthCounts::from_counts(&tally.boards_by_length),
+        solvers: solvers
             .iter()
             .zip(tally.solver_boards.iter().zip(&tally.solver_time))
-            .map(|(entrant, (&boards, &time))| SolverStats {
-                name: entrant.solver.name().to_owned(),
+            .map(|(solver, (&boards, &time))| SolverStats {
+                name: solver.name().to_owned(),
                 boards,
                 time,
             })
@@ -711,33 +555,4 @@ pub fn verify(
         threads: pool.current_num_threads(),
         elapsed: start.elapsed(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_per_board_neither_truncates_the_count_nor_divides_by_zero() {
-        // 2^32 boards: as a u32 the count would be 0.
-        let report = Report {
-            seed: None,
-            boards: 1 << 32,
-            boards_by_length: vec![1 << 32],
-            solvers: vec![SolverStats {
-                name: "pdb".to_owned(),
-                boards: 1 << 32,
-                time: Duration::from_secs(1 << 31),
-            }],
-            disagreements: Vec::new(),
-            disagreement_count: 0,
-            threads: 1,
-            elapsed: Duration::from_secs(1),
-        };
-        let summary = report.summary();
-        assert!(
-            summary.contains("\npdb     4294967296 2147483648.00 s   500.00 ms\n"),
-            "{summary}"
-        );
-    }
 }

@@ -8,7 +8,6 @@ use std::io::{self, Read};
 use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, sample_boards, with_snapshots};
 use proptest::prelude::*;
 use rotation_game::checker::{CheckOptions, Checker, DEFAULT_OUTPUT_LIMIT, Reason, VerdictKind};
-use rotation_game::generator::BoardRng;
 use rotation_game::strategies::uniform_boards;
 use rotation_game::{Board, MoveSequence, PdbSolver, Solver};
 
@@ -329,17 +328,16 @@ fn nul_bytes_are_a_wrong_format_quoted_escaped() {
     assert_eq!(verdict.kind(), VerdictKind::WrongFormat);
 }
 
-#[test]
-fn random_bytes_never_pass_and_judge_the_same_twice() {
-    let checker = checker();
-    for seed in 0..200 {
-        let mut rng = BoardRng::new(7, seed);
-        let length = rng.below(5000) as usize;
-        let output: Vec<u8> = (0..length).map(|_| rng.below(256) as u8).collect();
+proptest! {
+    #[test]
+    fn random_bytes_never_pass_and_judge_the_same_twice(
+        output in prop::collection::vec(any::<u8>(), 0..5000),
+    ) {
+        let checker = checker();
         let first = checker.check(&output[..], &lenient());
-        assert!(!first.is_ok());
-        assert_eq!(first, checker.check(&output[..], &lenient()));
-        assert!(first.to_string().len() < 600, "{first}");
+        prop_assert!(!first.is_ok());
+        prop_assert_eq!(&first, &checker.check(&output[..], &lenient()));
+        prop_assert!(first.to_string().len() < 600, "{}", first);
     }
 }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::run_binary;
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::format_input;
 
@@ -75,12 +76,10 @@ fn output_is_byte_identical_to_both_classic_solutions() {
     let mut boards = Vec::new();
     for length in 0..=10 {
         boards.extend(
-            Generator::new(1343, Mode::Depth(length))
-                .unwrap()
-                .boards(12),
+            Generator::new(1343, Mode::Length(OptimalLength::new(length).unwrap())).boards(12),
         );
     }
-    boards.extend(Generator::new(1667, Mode::Scramble(9)).unwrap().boards(40));
+    boards.extend(Generator::new(1667, Mode::Scramble(9)).boards(40));
     let input = format_input(&boards);
     let ours = run_binary(&["solve"], input.as_bytes());
     assert!(ours.status.success());

@@ -8,7 +8,7 @@ use std::process::Output;
 
 use common::with_snapshots;
 use rotation_game::parser::parse_all;
-use rotation_game::{generator, pattern_database};
+use rotation_game::{OptimalLength, generator, pattern_database};
 
 /// Runs `rotation-game gen` with `args`.
 fn run_gen(args: &[&str]) -> Output {
@@ -43,33 +43,39 @@ fn scrambled_boards_for_a_fixed_seed() {
 }
 
 #[test]
-fn depth_boards_for_a_fixed_seed() {
+fn length_boards_for_a_fixed_seed() {
     let mut text = String::new();
     for length in ["0", "1", "7", "12", "13"] {
+        // The snapshot predates the flag's name; --depth stays an alias.
         text.push_str(&format!("--depth {length}\n"));
-        text.push_str(&gen_output(&[
-            "--seed", "1667", "--depth", length, "--boards", "4",
-        ]));
+        let boards = gen_output(&["--seed", "1667", "--length", length, "--boards", "4"]);
+        let by_alias = gen_output(&["--seed", "1667", "--depth", length, "--boards", "4"]);
+        assert_eq!(boards, by_alias);
+        text.push_str(&boards);
     }
     with_snapshots(|| insta::assert_snapshot!("gen_depth_seed_1667", text));
 }
 
 #[test]
-fn hardest_boards_are_listed_in_a_stable_order() {
+fn hardest_boards_are_the_192_of_length_13_in_increasing_order() {
     let text = gen_output(&["--hardest", "--seed", "0"]);
-    with_snapshots(|| insta::assert_snapshot!("gen_hardest", text));
     let boards = parse_all(text.as_bytes()).unwrap();
+    assert_eq!(boards.len(), 192);
+    assert!(boards.windows(2).all(|pair| pair[0] < pair[1]));
+    for board in &boards {
+        assert_eq!(pattern_database::optimal_length(board), OptimalLength::MAX);
+    }
     assert_eq!(boards, generator::hardest_boards());
     assert!(text.ends_with("\n0\n"));
 }
 
 #[test]
-fn every_depth_that_exists_gives_boards_of_exactly_that_length() {
+fn every_length_that_exists_gives_boards_of_exactly_that_length() {
     for length in 0..=13u8 {
         let text = gen_output(&[
             "--seed",
             "7",
-            "--depth",
+            "--length",
             &length.to_string(),
             "--boards",
             "5",
@@ -77,20 +83,23 @@ fn every_depth_that_exists_gives_boards_of_exactly_that_length() {
         let boards = parse_all(text.as_bytes()).unwrap();
         assert_eq!(boards.len(), 5);
         for board in boards {
-            assert_eq!(pattern_database::optimal_length(&board), length);
+            assert_eq!(pattern_database::optimal_length(&board).moves(), length);
         }
     }
 }
 
 #[test]
-fn a_depth_that_does_not_exist_is_refused() {
-    let output = run_gen(&["--seed", "7", "--depth", "14"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "rotation-game: no board has optimal length 14: optimal lengths run from 0 to 13\n"
-    );
+fn a_length_that_does_not_exist_is_refused() {
+    for flag in ["--length", "--depth"] {
+        let output = run_gen(&["--seed", "7", flag, "14"]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("no board has optimal length 14: optimal lengths run from 0 to 13"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -108,7 +117,7 @@ fn without_a_seed_one_is_drawn_announced_and_repeatable() {
 
 #[test]
 fn output_is_judge_input_ending_with_zero() {
-    for mode in [&["--uniform"][..], &["--scramble", "3"], &["--depth", "4"]] {
+    for mode in [&["--uniform"][..], &["--scramble", "3"], &["--length", "4"]] {
         let mut args = vec!["--seed", "1", "--boards", "0"];
         args.extend_from_slice(mode);
         assert_eq!(gen_output(&args), "0\n");

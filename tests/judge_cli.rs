@@ -244,13 +244,28 @@ fn show_writes_svg() {
 
 #[test]
 fn show_rejects_bad_boards_and_moves() {
-    let short = run(&["show", "11113232313223122231213"]);
-    assert_eq!(short.status.code(), Some(2));
-    assert!(
-        stderr(&short).contains("23 values, expected 24"),
-        "{}",
-        stderr(&short)
-    );
+    for (board, message) in [
+        (
+            "11113232313223122231213",
+            "column 24: expected 1 more value, found the end of the input after 23 of the case's 24",
+        ),
+        (
+            "11113232313223122231213a",
+            "column 24: expected 1, 2 or 3 (value 24 of 24), found \"a\"",
+        ),
+        (
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3 1",
+            "column 49: expected the end of the board after 24 values, found \"1\"",
+        ),
+        (
+            "111111111222222233333333",
+            "column 9: found a ninth 1: each of 1, 2 and 3 must appear exactly 8 times",
+        ),
+    ] {
+        let output = run(&["show", board]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(stderr(&output).contains(message), "{}", stderr(&output));
+    }
     let moves = run(&["show", "111132323132231222312133", "--moves", "AZ"]);
     assert_eq!(moves.status.code(), Some(2));
     assert!(stderr(&moves).contains("expected letters A-H"));

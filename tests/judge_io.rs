@@ -4,6 +4,7 @@
 mod common;
 
 use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, run_binary, with_snapshots};
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::judge::solve_to_string;
 use rotation_game::parser::format_input;
@@ -40,12 +41,12 @@ fn every_solver_gives_the_sample_output_from_a_file_and_from_stdin() {
 fn a_corpus_covering_every_optimal_length_from_0_to_12() {
     let mut boards = Vec::new();
     for length in 0..=12 {
-        let generator = Generator::new(2286, Mode::Depth(length)).unwrap();
+        let generator = Generator::new(2286, Mode::Length(OptimalLength::new(length).unwrap()));
         boards.extend(generator.boards(3));
     }
     let lengths: Vec<u8> = boards
         .iter()
-        .map(pattern_database::optimal_length)
+        .map(|board| pattern_database::optimal_length(board).moves())
         .collect();
     assert_eq!(lengths.iter().max(), Some(&12));
     assert!((0..=12).all(|length| lengths.contains(&length)));
@@ -177,16 +178,15 @@ fn json_output_has_one_object_per_case() {
 }
 
 #[test]
-fn bfs_refuses_boards_beyond_its_depth_bound() {
-    let text = transcript(
-        &["solve", "--solver", "bfs", "--max-depth", "1"],
-        SAMPLE_INPUT,
-    );
-    assert_eq!(
-        text,
-        "exit status: Some(65)\n--- stdout\n--- stderr\n\
-         rotation-game: case 1: the board needs more than 1 move, the bfs solver's depth bound (--max-depth)\n"
-    );
+fn bfs_refuses_boards_beyond_its_bound() {
+    for flag in ["--max-length", "--max-depth"] {
+        let text = transcript(&["solve", "--solver", "bfs", flag, "1"], SAMPLE_INPUT);
+        assert_eq!(
+            text,
+            "exit status: Some(65)\n--- stdout\n--- stderr\n\
+             rotation-game: case 1: the board needs more than 1 move, beyond the bfs solver's bound (--max-length)\n"
+        );
+    }
 }
 
 #[test]

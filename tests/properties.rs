@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use rayon::prelude::*;
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::{format_input, parse_all};
 use rotation_game::strategies::{any_move, uniform_boards};
@@ -20,24 +21,24 @@ proptest! {
 
     #[test]
     fn a_move_changes_the_optimal_length_by_at_most_one(board in uniform_boards(), m in any_move()) {
-        let before = i16::from(pattern_database::optimal_length(&board));
-        let after = i16::from(pattern_database::optimal_length(&board.apply(m)));
+        let before = i16::from(pattern_database::optimal_length(&board).moves());
+        let after = i16::from(pattern_database::optimal_length(&board.apply(m)).moves());
         prop_assert!((before - after).abs() <= 1);
     }
 }
 
 proptest! {
-    // Each case builds a depth generator (a scan of the pattern database).
+    // Each case builds a length generator (a scan of the pattern database).
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn depth_boards_have_exactly_that_optimal_length(
+    fn length_boards_have_exactly_that_optimal_length(
         seed in any::<u64>(),
         length in 0..=13u8,
         index in 0..1_000_000u64,
     ) {
-        let board = Generator::new(seed, Mode::Depth(length)).unwrap().board(index);
-        prop_assert_eq!(pattern_database::optimal_length(&board), length);
+        let board = Generator::new(seed, Mode::Length(OptimalLength::new(length).unwrap())).board(index);
+        prop_assert_eq!(pattern_database::optimal_length(&board).moves(), length);
         let solution = PdbSolver::default().solve(&board).unwrap();
         prop_assert_eq!(solution.moves.len(), usize::from(length));
     }
@@ -52,7 +53,7 @@ fn boards_on(threads: usize, seed: u64, mode: Mode, count: u64) -> Vec<Board> {
         .build()
         .expect("threads start");
     pool.install(|| {
-        let generator = Generator::new(seed, mode).unwrap();
+        let generator = Generator::new(seed, mode);
         (0..generator.count(count))
             .into_par_iter()
             .map(|index| generator.board(index))
@@ -65,11 +66,11 @@ fn boards_are_the_same_drawn_in_order_or_in_parallel() {
     for mode in [
         Mode::Uniform,
         Mode::Scramble(6),
-        Mode::Depth(9),
-        Mode::Depth(13),
+        Mode::Length(OptimalLength::new(9).unwrap()),
+        Mode::Length(OptimalLength::new(13).unwrap()),
         Mode::Hardest,
     ] {
-        let generator = Generator::new(2286, mode).unwrap();
+        let generator = Generator::new(2286, mode);
         let in_order = generator.boards(300);
         assert_eq!(in_order.len() as u64, generator.count(300));
         for threads in [2, 3] {

@@ -1,11 +1,18 @@
-//! The three solvers against each other, on generated boards.
+//! The solvers against each other, on generated boards.
 
 use proptest::prelude::*;
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::pattern_database;
 use rotation_game::strategies::{scrambled_boards, uniform_boards};
-use rotation_game::verify::{BoardSource, Entrant, expected_answer, verify};
-use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solution, SolveError, Solver};
+use rotation_game::verify::{BoardSource, verify};
+use rotation_game::{
+    BfsSolver, Board, DescentSolver, IdaSolver, PdbSolver, Solution, SolveError, Solver,
+};
+
+fn length(moves: u8) -> OptimalLength {
+    OptimalLength::new(moves).unwrap()
+}
 
 /// Checks everything an answer must satisfy on its own: it replays to a
 /// uniform centre equal to the reported digit, and its length is the exact
@@ -15,7 +22,7 @@ fn assert_sound(board: &Board, solution: &Solution) {
     assert_eq!(centre, Some(solution.centre), "{board:?}: {solution:?}");
     assert_eq!(
         solution.moves.len(),
-        usize::from(pattern_database::optimal_length(board)),
+        usize::from(pattern_database::optimal_length(board).moves()),
         "{board:?}"
     );
 }
@@ -27,7 +34,7 @@ proptest! {
     fn all_three_agree_on_scrambles_of_up_to_seven_moves(board in scrambled_boards(7)) {
         let pdb = PdbSolver::default().solve(&board).unwrap();
         let ida = IdaSolver::default().solve(&board).unwrap();
-        let bfs = BfsSolver::new(7).solve(&board).unwrap();
+        let bfs = BfsSolver::new(length(7)).solve(&board).unwrap();
         for solution in [&pdb, &ida, &bfs] {
             assert_sound(&board, solution);
         }
@@ -36,8 +43,9 @@ proptest! {
         // The breadth-first reference confirms that nothing shorter exists:
         // bounded one move short of the answer, it finds no solution.
         if let Some(shorter) = pdb.moves.len().checked_sub(1) {
-            let bounded = BfsSolver::new(shorter as u8).solve(&board);
-            prop_assert_eq!(bounded, Err(SolveError::TooDeep { max_depth: shorter as u8 }));
+            let shorter = length(shorter as u8);
+            let bounded = BfsSolver::new(shorter).solve(&board);
+            prop_assert_eq!(bounded, Err(SolveError::TooLong { max_length: shorter }));
         }
     }
 }
@@ -64,20 +72,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn all_three_agree_on_boards_of_every_length_up_to_six(seed in any::<u64>(), length in 0..=6u8) {
-        let generator = Generator::new(seed, Mode::Depth(length)).unwrap();
+    fn all_agree_on_boards_of_every_length_up_to_six(seed in any::<u64>(), moves in 0..=6u8) {
+        let generator = Generator::new(seed, Mode::Length(length(moves)));
         let source = BoardSource::Generated { generator: &generator, count: 4 };
-        let (pdb, ida, bfs) = (PdbSolver::default(), IdaSolver::default(), BfsSolver::new(6));
-        let entrants = [Entrant::new(&pdb), Entrant::new(&ida), Entrant::up_to(&bfs, 6)];
-        let report = verify(source, &entrants, 1, &|_| {}).unwrap();
-        prop_assert!(report.passed(), "{}", report.disagreements[0]);
-        prop_assert_eq!(report.boards_by_length[usize::from(length)], 4);
+        let bfs = BfsSolver::new(length(6));
+        let solvers: [&dyn Solver; 4] = [&PdbSolver::default(), &IdaSolver::default(), &bfs, &DescentSolver];
+        let report = verify(source, &solvers, 1, &|_| {}).unwrap();
+        prop_assert!(report.passed(), "{:?}", report.disagreements[0]);
+        prop_assert_eq!(report.boards_by_length.as_slice()[usize::from(moves)], 4);
         prop_assert_eq!(report.solvers[2].boards, 4);
     }
 
     #[test]
     fn pdb_gives_the_answer_derived_from_the_pattern_database(board in uniform_boards()) {
         let pdb = PdbSolver::default().solve(&board).unwrap();
-        prop_assert!(pdb.same_answer(&expected_answer(&board)));
+        prop_assert!(pdb.same_answer(&DescentSolver.solve(&board).unwrap()));
     }
 }

@@ -10,9 +10,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{run, stdout};
+use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::format_input;
-use rotation_game::show::compact;
 use rotation_game::{Board, PdbSolver, Solver, pattern_database};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
@@ -88,7 +88,11 @@ impl Report {
         let solution = PdbSolver::default().solve(board).unwrap();
         let show = format!(
             "show it: rotation-game show {} --moves {}\n",
-            compact(board),
+            board
+                .values()
+                .map(|value| char::from(b'0' + value))
+                .iter()
+                .collect::<String>(),
             solution.moves
         );
         assert!(self.text.contains(&show), "{}", self.text);
@@ -103,7 +107,7 @@ impl Report {
 }
 
 fn boards(seed: u64, mode: Mode, count: u64) -> Vec<Board> {
-    Generator::new(seed, mode).unwrap().boards(count)
+    Generator::new(seed, mode).boards(count)
 }
 
 #[test]
@@ -229,7 +233,7 @@ fn an_optimal_but_not_smallest_answer_is_a_wrong_answer() {
         &[
             "--seed",
             "8",
-            "--depth",
+            "--length",
             "3",
             "--boards",
             "40",
@@ -242,7 +246,11 @@ fn an_optimal_but_not_smallest_answer_is_a_wrong_answer() {
         let letters = solver.solve(board).unwrap().moves.letters();
         letters.contains("AB") || letters.contains("CD")
     };
-    let board = expected_smallest(&boards(8, Mode::Depth(3), 40), 10, swapped);
+    let board = expected_smallest(
+        &boards(8, Mode::Length(OptimalLength::new(3).unwrap()), 40),
+        10,
+        swapped,
+    );
     let expected = solver.solve(&board).unwrap().moves.letters();
     let found = expected.replacen("AB", "BA", 1).replacen("CD", "DC", 1);
     assert_eq!(

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use crate::board::Board;
 use crate::checker::{self, CheckOptions, Checker, Reason, VerdictKind};
-use crate::judge::write_judge_answer;
+use crate::judge::write_answer;
 use crate::parser::parse_all;
 use crate::solver::{BfsSolver, Solver};
 
@@ -39,7 +39,7 @@ fn fixture() -> &'static Fixture {
             let solution = BfsSolver::default()
                 .solve(board)
                 .expect("the fixed boards are short");
-            write_judge_answer(&mut expected, &solution);
+            write_answer(&mut expected, &solution);
         }
         Fixture {
             checker: Checker::new(&boards),

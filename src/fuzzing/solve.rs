@@ -5,14 +5,7 @@ use crate::board::{Board, Digit};
 use crate::geometry::{CELL_COUNT, CENTRE};
 use crate::moves::Move;
 use crate::pattern_database::optimal_length;
-use crate::solver::{BfsSolver, IdaSolver, PdbSolver, Solver};
-
-/// Boards of at most this many moves are also solved by [`BfsSolver`]: a
-/// search to depth 5 takes about a millisecond, which keeps the fuzzer fast.
-pub const BFS_BOUND: u8 = 5;
-
-/// Boards of at most this many moves are also solved by [`IdaSolver`].
-pub const IDA_BOUND: u8 = 7;
+use crate::solver::{DescentSolver, SOLVERS, Solver, SolverOptions};
 
 /// The board that `data` stands for. Every byte string decodes to a valid
 /// board, and every board is the decoding of some byte string.
@@ -86,40 +79,47 @@ pub fn encode_board(board: &Board) -> Vec<u8> {
 /// Solves the board [decoded](decode_board) from `data` and checks the
 /// answers.
 ///
-/// - [`PdbSolver`] answers, its moves make the centre uniform with the digit
-///   it names, and their number is [`optimal_length`], the table's exact
-///   distance.
-/// - On boards of at most [`BFS_BOUND`] moves, [`BfsSolver`] gives the same
-///   answer (moves and digit); on boards of at most [`IDA_BOUND`] moves,
-///   [`IdaSolver`] does.
+/// - The [`DescentSolver`]'s answer makes the centre uniform with the digit
+///   it names, in [`optimal_length`] moves, the table's exact distance.
+/// - Every solver of the registry ([`SOLVERS`]) whose
+///   [`quick_max_length`](crate::solver::SolverEntry::quick_max_length)
+///   reaches the board gives the same answer, moves and digit.
 ///
 /// # Panics
 ///
 /// When one of these fails.
 pub fn solve(data: &[u8]) {
     let board = decode_board(data);
-    let pdb = PdbSolver::default()
+    let expected = DescentSolver
         .solve(&board)
-        .unwrap_or_else(|error| panic!("pdb refused {board:?}: {error}"));
-    let (_, centre) = board.replay(&pdb.moves);
-    assert_eq!(centre, Some(pdb.centre), "pdb on {board:?}: {pdb:?}");
+        .unwrap_or_else(|error| panic!("descent refused {board:?}: {error}"));
+    let (_, centre) = board.replay(&expected.moves);
+    assert_eq!(
+        centre,
+        Some(expected.centre),
+        "descent on {board:?}: {expected:?}"
+    );
     let length = optimal_length(&board);
     assert_eq!(
-        pdb.moves.len(),
-        usize::from(length),
-        "pdb on {board:?}: {pdb:?}"
+        expected.moves.len(),
+        usize::from(length.moves()),
+        "descent on {board:?}: {expected:?}"
     );
-    if length <= BFS_BOUND {
-        let bfs = BfsSolver::new(BFS_BOUND)
+    for entry in SOLVERS
+        .iter()
+        .filter(|entry| length <= entry.quick_max_length)
+    {
+        let options = SolverOptions {
+            max_length: entry.quick_max_length,
+        };
+        let solution = (entry.build)(&options)
             .solve(&board)
-            .unwrap_or_else(|error| panic!("bfs refused {board:?}: {error}"));
-        assert!(pdb.same_answer(&bfs), "{board:?}: pdb {pdb:?}, bfs {bfs:?}");
-    }
-    if length <= IDA_BOUND {
-        let ida = IdaSolver::default()
-            .solve(&board)
-            .unwrap_or_else(|error| panic!("ida refused {board:?}: {error}"));
-        assert!(pdb.same_answer(&ida), "{board:?}: pdb {pdb:?}, ida {ida:?}");
+            .unwrap_or_else(|error| panic!("{} refused {board:?}: {error}", entry.name));
+        assert!(
+            solution.same_answer(&expected),
+            "{board:?}: {} {solution:?}, descent {expected:?}",
+            entry.name
+        );
     }
 }
 

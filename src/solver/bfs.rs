@@ -37,54 +37,61 @@
 //! # Bound
 //!
 //! The number of boards within `k` moves grows about sevenfold per level, so
-//! the search refuses boards that need more than its `max_depth`: it stops
-//! after expanding that level and returns [`SolveError::TooDeep`]. At the
-//! default of 8 it holds at most about six million boards (a few hundred
-//! megabytes).
+//! the search refuses boards whose optimal length is above its bound: it
+//! stops after expanding that level and returns [`SolveError::TooLong`]. At
+//! the default bound of 8 it holds at most about six million boards (a few
+//! hundred megabytes).
 
 use rustc_hash::FxHashMap;
 
 use crate::board::Board;
+use crate::length::OptimalLength;
 use crate::moves::{Move, MoveSequence};
 use crate::solver::{Solution, SolveError, Solver};
 
-/// The default depth bound: boards needing more moves are refused.
-pub const DEFAULT_MAX_DEPTH: u8 = 8;
-
-/// The largest depth bound accepted: at 9 a search may hold about 45 million
-/// boards (about 2 GB); beyond it memory runs out.
-pub const MAX_DEPTH_LIMIT: u8 = 9;
-
-/// Breadth-first search over whole boards, up to a depth bound.
+/// Breadth-first search over whole boards, up to a bound on the optimal
+/// length.
 #[derive(Clone, Copy, Debug)]
 pub struct BfsSolver {
-    max_depth: u8,
+    max_length: OptimalLength,
 }
 
 impl BfsSolver {
-    /// A search that refuses boards needing more than `max_depth` moves;
-    /// `max_depth` is clamped to [`MAX_DEPTH_LIMIT`].
-    pub fn new(max_depth: u8) -> BfsSolver {
-        BfsSolver {
-            max_depth: max_depth.min(MAX_DEPTH_LIMIT),
-        }
-    }
+    /// The default bound: boards needing more moves are refused.
+    pub const DEFAULT_MAX_LENGTH: OptimalLength = match OptimalLength::new(8) {
+        Some(length) => length,
+        None => unreachable!(),
+    };
 
-    /// The depth bound.
-    pub fn max_depth(&self) -> u8 {
-        self.max_depth
+    /// The greatest bound accepted: at 9 a search may hold about 45 million
+    /// boards (about 2 GB); beyond it memory runs out.
+    pub const MAX_LENGTH_LIMIT: OptimalLength = match OptimalLength::new(9) {
+        Some(length) => length,
+        None => unreachable!(),
+    };
+
+    /// A search that refuses boards needing more than `max_length` moves;
+    /// `max_length` is cut to [`BfsSolver::MAX_LENGTH_LIMIT`].
+    pub fn new(max_length: OptimalLength) -> BfsSolver {
+        BfsSolver {
+            max_length: max_length.min(BfsSolver::MAX_LENGTH_LIMIT),
+        }
     }
 }
 
 impl Default for BfsSolver {
     fn default() -> Self {
-        BfsSolver::new(DEFAULT_MAX_DEPTH)
+        BfsSolver::new(BfsSolver::DEFAULT_MAX_LENGTH)
     }
 }
 
 impl Solver for BfsSolver {
     fn name(&self) -> &str {
         "bfs"
+    }
+
+    fn max_optimal_length(&self) -> OptimalLength {
+        self.max_length
     }
 
     fn solve(&self, start: &Board) -> Result<Solution, SolveError> {
@@ -100,7 +107,7 @@ impl Solver for BfsSolver {
         let mut discovered_by: FxHashMap<Board, Option<Move>> = FxHashMap::default();
         discovered_by.insert(*start, None);
         let mut level = vec![*start];
-        for _ in 0..self.max_depth {
+        for _ in 0..self.max_length.moves() {
             let mut next_level = Vec::with_capacity(level.len() * 7);
             for board in &level {
                 for m in Move::ALL {
@@ -121,8 +128,8 @@ impl Solver for BfsSolver {
             }
             level = next_level;
         }
-        Err(SolveError::TooDeep {
-            max_depth: self.max_depth,
+        Err(SolveError::TooLong {
+            max_length: self.max_length,
         })
     }
 }

@@ -31,10 +31,10 @@ use crate::solver::{Solution, SolveError, Solver};
 /// `verify` catches.
 ///
 /// A heuristic may remember something about each node (its [`Memo`]) and
-/// use it to estimate the node's children more cheaply, given the search's
-/// budget: [`estimate_child`] must return the child's exact
-/// [`estimate`] whenever that is within the budget, and otherwise any lower
-/// bound above the budget.
+/// use it to estimate the node's children more cheaply, given the moves the
+/// search's bound leaves below the child: [`estimate_child`] must return the
+/// child's exact [`estimate`] whenever that is at most `moves_left`, and
+/// otherwise any lower bound above `moves_left`.
 ///
 /// [`Memo`]: Heuristic::Memo
 /// [`estimate`]: Heuristic::estimate
@@ -47,10 +47,15 @@ pub trait Heuristic: Sync {
     fn estimate(&self, board: &Board) -> (u8, Self::Memo);
 
     /// The estimate for `child`, one move from a node with memo `parent`,
-    /// exact when it is at most `budget` (see the trait's contract).
+    /// exact when it is at most `moves_left` (see the trait's contract).
     #[inline]
-    fn estimate_child(&self, child: &Board, parent: &Self::Memo, budget: u8) -> (u8, Self::Memo) {
-        let _ = (parent, budget);
+    fn estimate_child(
+        &self,
+        child: &Board,
+        parent: &Self::Memo,
+        moves_left: u8,
+    ) -> (u8, Self::Memo) {
+        let _ = (parent, moves_left);
         self.estimate(child)
     }
 }
@@ -98,7 +103,7 @@ impl<H: Heuristic> IdaStar<H> {
             return Pass::Solved;
         }
         let child_depth = path.len() as u8 + 1;
-        let Some(budget) = bound.checked_sub(child_depth) else {
+        let Some(moves_left) = bound.checked_sub(child_depth) else {
             return Pass::Exceeded(child_depth);
         };
         let undo = path.last().map(Move::inverse);
@@ -109,8 +114,8 @@ impl<H: Heuristic> IdaStar<H> {
             }
             let child = board.apply(m);
             *nodes += 1;
-            let (estimate, child_memo) = self.heuristic.estimate_child(&child, &memo, budget);
-            if estimate > budget {
+            let (estimate, child_memo) = self.heuristic.estimate_child(&child, &memo, moves_left);
+            if estimate > moves_left {
                 least_exceeded = least_exceeded.min(child_depth.saturating_add(estimate));
                 continue;
             }

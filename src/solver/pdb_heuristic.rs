@@ -9,8 +9,8 @@
 //!
 //! Its memo is a lower bound on each digit's distance (exact where it was
 //! looked up). A move changes a digit's distance by at most one, so when a
-//! child must be within `budget` moves, only digits whose parent bound is at
-//! most `budget + 1` can bring it there; the others are not looked up, and
+//! child must be within `moves_left` moves, only digits whose parent bound is at
+//! most `moves_left + 1` can bring it there; the others are not looked up, and
 //! their bound drops by one. Usually one digit is looked up per child
 //! instead of three.
 
@@ -33,10 +33,10 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline]
-    fn estimate_child(&self, child: &Board, parent: &[u8; 3], budget: u8) -> (u8, [u8; 3]) {
+    fn estimate_child(&self, child: &Board, parent: &[u8; 3], moves_left: u8) -> (u8, [u8; 3]) {
         let sets = child.cell_sets();
         let bounds: [u8; 3] = std::array::from_fn(|digit| {
-            if parent[digit] > budget + 1 {
+            if parent[digit] > moves_left + 1 {
                 parent[digit] - 1
             } else {
                 pattern_database::distance(sets[digit])

@@ -1,4 +1,5 @@
-//! `rotation-game census`: the exact number of boards at each optimal length.
+//! `rotation-game census`: the exact number of boards at each optimal
+//! length, as a table or JSON.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -6,6 +7,8 @@ use std::time::Instant;
 
 use clap::Args;
 use rotation_game::census::{self, TOTAL_BOARDS};
+use rotation_game::{LengthCounts, OptimalLength};
+use serde::Serialize;
 
 use crate::exit;
 use crate::progress;
@@ -26,13 +29,22 @@ pub struct CensusArgs {
     json: bool,
 }
 
+/// The JSON form of the census.
+#[derive(Serialize)]
+struct CensusJson<'a> {
+    boards_by_length: &'a LengthCounts,
+    total: u64,
+    max_length: Option<OptimalLength>,
+    seconds: f64,
+}
+
 pub fn run(args: CensusArgs) -> ExitCode {
     let bar = progress::bar(TOTAL_BOARDS, "boards");
     let start = Instant::now();
     let result = census::census(args.threads, &|boards| bar.inc(boards));
     bar.finish_and_clear();
-    let census = match result {
-        Ok(census) => census,
+    let counts = match result {
+        Ok(counts) => counts,
         Err(error) => {
             eprintln!("rotation-game: cannot start the worker threads: {error}");
             return ExitCode::from(exit::OS_ERROR);
@@ -41,11 +53,17 @@ pub fn run(args: CensusArgs) -> ExitCode {
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
     let written = if args.json {
-        let mut json = census.to_json();
-        json["seconds"] = serde_json::json!(seconds);
-        writeln!(out, "{json}")
+        let json = CensusJson {
+            boards_by_length: &counts,
+            total: counts.total(),
+            max_length: counts.max_length(),
+            seconds,
+        };
+        serde_json::to_writer(&mut out, &json)
+            .map_err(io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
-        write!(out, "{}", census.table())
+        out.write_all(table(&counts).as_bytes())
     };
     if let Err(error) = written.and_then(|()| out.flush()) {
         return exit::write_failure(&error);
@@ -54,4 +72,31 @@ pub fn run(args: CensusArgs) -> ExitCode {
         eprintln!("counted in {seconds:.2} s");
     }
     ExitCode::SUCCESS
+}
+
+/// The census as a text table: a header, one `length boards` row per
+/// length, the total and the greatest optimal length.
+pub fn table(counts: &LengthCounts) -> String {
+    let mut table = String::from("length        boards\n");
+    for (length, count) in counts.as_slice().iter().enumerate() {
+        table.push_str(&format!("{length:>6} {count:>13}\n"));
+    }
+    table.push_str(&format!(" total {:>13}\n", counts.total()));
+    let max = counts.max_length().map_or(0, OptimalLength::moves);
+    table.push_str(&format!("maximal optimal length: {max}\n"));
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_lists_every_length_the_total_and_the_maximum() {
+        let counts = LengthCounts::from_counts(&[3, 0, 5, 0, 0]);
+        assert_eq!(
+            table(&counts),
+            "length        boards\n     0             3\n     1             0\n     2             5\n total             8\nmaximal optimal length: 2\n"
+        );
+    }
 }

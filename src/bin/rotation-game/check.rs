@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rotation_game::checker::{CheckOptions, Checker, DEFAULT_OUTPUT_LIMIT, Reason, Verdict};
+use rotation_game::convention::Convention;
 
 use crate::exit;
 
@@ -107,7 +108,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             eprintln!("rotation-game: cannot write {}: {error}", message.display());
             return ExitCode::from(exit::IO_ERROR);
         }
-        return ExitCode::from(verdict.kind().kattis_exit_code());
+        return ExitCode::from(Convention::Kattis.checker_exit_code(verdict.kind()));
     }
     if !args.judge_flags.is_empty() {
         eprintln!("rotation-game: check takes INPUT OUTPUT [ANSWER] (more only with --kattis)");
@@ -123,5 +124,5 @@ pub fn run(args: CheckArgs) -> ExitCode {
     });
     let verdict = verdict.unwrap_or_else(|fail| fail);
     eprintln!("{verdict}");
-    ExitCode::from(verdict.kind().testlib_exit_code())
+    ExitCode::from(Convention::Testlib.checker_exit_code(verdict.kind()))
 }

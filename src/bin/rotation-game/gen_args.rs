@@ -1,7 +1,8 @@
 //! The generator flags that `gen`, `verify` and `stress` share.
 
 use clap::Args;
-use rotation_game::generator::{GenError, Generator, Mode};
+use rotation_game::OptimalLength;
+use rotation_game::generator::{Generator, Mode};
 
 /// Which boards to generate, and from which seed.
 #[derive(Args, Clone, Debug)]
@@ -26,10 +27,10 @@ pub struct GenArgs {
     #[arg(long, group = "mode", value_name = "K")]
     pub scramble: Option<u8>,
 
-    /// Boards whose optimal length is exactly K, uniform among all such
-    /// boards (K from 0 to 13).
-    #[arg(long, group = "mode", value_name = "K")]
-    pub depth: Option<u8>,
+    /// Boards of optimal length exactly K, uniform among all such boards
+    /// (K from 0 to 13).
+    #[arg(long, group = "mode", value_name = "K", visible_alias = "depth")]
+    pub length: Option<OptimalLength>,
 
     /// Every board of the greatest optimal length (13), in a stable order.
     #[arg(long, group = "mode")]
@@ -41,8 +42,8 @@ impl GenArgs {
     pub fn mode(&self) -> Mode {
         if let Some(moves) = self.scramble {
             Mode::Scramble(moves)
-        } else if let Some(length) = self.depth {
-            Mode::Depth(length)
+        } else if let Some(length) = self.length {
+            Mode::Length(length)
         } else if self.hardest {
             Mode::Hardest
         } else {
@@ -60,8 +61,19 @@ impl GenArgs {
     }
 
     /// The generator the flags describe, with its seed.
-    pub fn generator(&self) -> Result<Generator, GenError> {
+    pub fn generator(&self) -> Generator {
         Generator::new(self.seed(), self.mode())
+    }
+}
+
+/// The generator flags that select `mode`, as `gen`, `verify` and `stress`
+/// take them.
+pub fn mode_flags(mode: Mode) -> String {
+    match mode {
+        Mode::Uniform => "--uniform".to_owned(),
+        Mode::Scramble(moves) => format!("--scramble {moves}"),
+        Mode::Length(length) => format!("--length {length}"),
+        Mode::Hardest => "--hardest".to_owned(),
     }
 }
 

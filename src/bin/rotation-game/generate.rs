@@ -17,13 +17,7 @@ pub struct GenCommand {
 }
 
 pub fn run(args: GenCommand) -> ExitCode {
-    let generator = match args.generator.generator() {
-        Ok(generator) => generator,
-        Err(error) => {
-            eprintln!("rotation-game: {error}");
-            return ExitCode::from(exit::USAGE);
-        }
-    };
+    let generator = args.generator.generator();
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut line = String::with_capacity(48);
     let result = (|| {

@@ -6,9 +6,13 @@ mod exit;
 mod gen_args;
 mod generate;
 mod input;
+mod picture;
 mod progress;
+mod repeat;
 mod show;
 mod solve;
+mod solver_args;
+#[cfg(unix)]
 mod stress;
 mod validate;
 mod verify;
@@ -32,6 +36,7 @@ enum Command {
     Gen(generate::GenCommand),
     Check(check::CheckArgs),
     Validate(validate::ValidateArgs),
+    #[cfg(unix)]
     Stress(stress::StressArgs),
     Show(show::ShowArgs),
     Verify(verify::VerifyArgs),
@@ -45,6 +50,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => generate::run(args),
         Command::Check(args) => check::run(args),
         Command::Validate(args) => validate::run(args),
+        #[cfg(unix)]
         Command::Stress(args) => stress::run(args),
         Command::Show(args) => show::run(args),
         Command::Verify(args) => verify::run(args),

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use rotation_game::show::{self, Frame};
 use rotation_game::{Board, MoveSequence};
 
 use crate::exit;
+use crate::picture::{self, Frame};
 
 /// Draw boards as the '#' shape, with the centre framed and one colour per
 /// digit (when standard output is a terminal, TERM is not "dumb" and
@@ -49,14 +49,12 @@ enum ColourWhen {
 }
 
 fn parse_board(text: &str) -> Result<Board, String> {
-    text.parse::<Board>().map_err(|error| error.to_string())
+    rotation_game::parser::parse_board(text)
+        .map_err(|error| format!("column {}: {}", error.column(), error.reason()))
 }
 
 fn parse_moves(text: &str) -> Result<MoveSequence, String> {
-    if text == "No moves needed" {
-        return Ok(MoveSequence::new());
-    }
-    MoveSequence::from_letters(text.as_bytes())
+    MoveSequence::from_judge_line(text)
         .ok_or_else(|| format!("expected letters A-H (at most 32 of them), found {text:?}"))
 }
 
@@ -74,14 +72,14 @@ pub fn run(args: ShowArgs) -> ExitCode {
     let rows: Vec<Vec<Frame>> = args
         .boards
         .iter()
-        .map(|board| show::replay(board, &moves))
+        .map(|board| picture::replay(board, &moves))
         .collect();
     let pictures: Vec<String> = rows
         .iter()
-        .map(|frames| show::text(frames, colour))
+        .map(|frames| picture::text(frames, colour))
         .collect();
     if let Some(path) = &args.svg
-        && let Err(error) = fs::write(path, show::svg(&rows))
+        && let Err(error) = fs::write(path, picture::svg(&rows))
     {
         eprintln!("rotation-game: cannot write {}: {error}", path.display());
         return ExitCode::from(exit::IO_ERROR);

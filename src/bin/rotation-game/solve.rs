@@ -5,12 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use rotation_game::SolverKind;
-use rotation_game::judge::{self, OutputFormat, SolveOptions};
-use rotation_game::solver::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
+use rotation_game::judge::{self, AnswerFormat, Answered, CaseError, JudgeFormat, SolveOptions};
+use rotation_game::solver::{SolveError, SolverEntry};
+use rotation_game::{Board, MoveSequence};
+use serde::Serialize;
 
 use crate::exit;
 use crate::input;
+use crate::solver_args::{self, BoundArgs};
 
 /// Solve judge input: for each case, the lexicographically smallest shortest
 /// move sequence (or "No moves needed") and the centre digit.
@@ -32,16 +34,15 @@ pub struct SolveArgs {
     input: Option<PathBuf>,
 
     /// Which solver answers: pdb (IDA* with an exact pattern database, the
-    /// default), ida (the classic IDA*), or bfs (the breadth-first
-    /// reference, which refuses boards needing more than --max-depth moves).
-    #[arg(long, value_enum, default_value_t = SolverArg::Pdb)]
-    solver: SolverArg,
+    /// default), ida (the classic IDA*), bfs (the breadth-first reference,
+    /// which refuses boards needing more than --max-length moves), or
+    /// descent (greedy descent on the pattern database).
+    #[arg(long, value_name = "SOLVER", default_value = SolverEntry::default_entry().name,
+          value_parser = solver_args::solver_name())]
+    solver: &'static SolverEntry,
 
-    /// Depth bound of the bfs solver: boards needing more moves are refused
-    /// with an error (at most 9; 8 needs a few hundred megabytes).
-    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH,
-          value_parser = clap::value_parser!(u8).range(0..=MAX_DEPTH_LIMIT as i64))]
-    max_depth: u8,
+    #[command(flatten)]
+    bound: BoundArgs,
 
     /// Output format: judge (two lines per case, byte-identical to the
     /// judges' reference), or json (one object per line with case, board,
@@ -65,26 +66,82 @@ pub struct SolveArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum SolverArg {
-    Pdb,
-    Ida,
-    Bfs,
-}
-
-impl From<SolverArg> for SolverKind {
-    fn from(arg: SolverArg) -> SolverKind {
-        match arg {
-            SolverArg::Pdb => SolverKind::Pdb,
-            SolverArg::Ida => SolverKind::Ida,
-            SolverArg::Bfs => SolverKind::Bfs,
-        }
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
     Judge,
     Json,
+}
+
+/// One JSON object per line and case; a bad case (with `--keep-going`) is
+/// `{"case": N, "error": "…"}`.
+struct JsonFormat {
+    /// The solver's name, for the messages of refused boards.
+    solver: &'static str,
+}
+
+/// The JSON object of one answer.
+#[derive(Serialize)]
+struct AnswerJson<'a> {
+    case: usize,
+    board: &'a Board,
+    moves: &'a MoveSequence,
+    length: usize,
+    centre: rotation_game::Digit,
+    solver: &'a str,
+    nodes: u64,
+    microseconds: u64,
+}
+
+/// The JSON object of a bad case.
+#[derive(Serialize)]
+struct ErrorJson {
+    case: usize,
+    error: String,
+}
+
+impl AnswerFormat for JsonFormat {
+    fn timed(&self) -> bool {
+        true
+    }
+
+    fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>) {
+        let solution = answered.solution;
+        let json = AnswerJson {
+            case: answered.case,
+            board: answered.board,
+            moves: &solution.moves,
+            length: solution.moves.len(),
+            centre: solution.centre,
+            solver: answered.solver,
+            nodes: solution.nodes,
+            microseconds: answered.time.unwrap_or_default().as_micros() as u64,
+        };
+        write_json_line(out, &json);
+    }
+
+    fn bad_case(&self, out: &mut Vec<u8>, case: usize, error: &CaseError) {
+        let error = message(error, self.solver);
+        write_json_line(out, &ErrorJson { case, error });
+    }
+}
+
+fn write_json_line(out: &mut Vec<u8>, value: &impl Serialize) {
+    serde_json::to_writer(&mut *out, value).expect("writing JSON to memory cannot fail");
+    out.push(b'\n');
+}
+
+/// A bad case's message, naming the refusing solver and the flag that
+/// bounds it.
+fn message(error: &CaseError, solver: &str) -> String {
+    match error {
+        CaseError::Solve {
+            case,
+            error: SolveError::TooLong { max_length },
+        } => format!(
+            "case {case}: the board needs more than {max_length} move{}, beyond the {solver} solver's bound (--max-length)",
+            if max_length.moves() == 1 { "" } else { "s" }
+        ),
+        error => error.to_string(),
+    }
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -99,12 +156,14 @@ pub fn run(args: SolveArgs) -> ExitCode {
         .input
         .as_deref()
         .is_none_or(|path| path == Path::new("-"));
-    let solver = SolverKind::from(args.solver).build(args.max_depth);
-    let options = SolveOptions {
-        format: match args.format {
-            FormatArg::Judge => OutputFormat::Judge,
-            FormatArg::Json => OutputFormat::Json,
+    let solver = (args.solver.build)(&args.bound.options());
+    let format: &dyn AnswerFormat = match args.format {
+        FormatArg::Judge => &JudgeFormat,
+        FormatArg::Json => &JsonFormat {
+            solver: args.solver.name,
         },
+    };
+    let options = SolveOptions {
         keep_going: args.keep_going,
         threads: usize::from(args.threads),
         interactive: reads_stdin && io::stdin().is_terminal(),
@@ -112,11 +171,18 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let stdout = io::stdout().lock();
     let mut read_failed = false;
     let mut bad_input = false;
-    let result = judge::solve_stream(input, stdout, solver.as_ref(), options, &mut |error| {
-        read_failed |= matches!(error, judge::CaseError::Parse(e) if e.is_io());
-        bad_input = true;
-        eprintln!("rotation-game: {error}");
-    });
+    let result = judge::solve_stream(
+        input,
+        stdout,
+        solver.as_ref(),
+        format,
+        options,
+        &mut |error| {
+            read_failed |= matches!(error, CaseError::Parse(e) if e.is_io());
+            bad_input = true;
+            eprintln!("rotation-game: {}", message(error, args.solver.name));
+        },
+    );
     if read_failed {
         return ExitCode::from(exit::IO_ERROR);
     }

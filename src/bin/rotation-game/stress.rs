@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use rotation_game::checker::{DEFAULT_OUTPUT_LIMIT, Quote};
-use rotation_game::show;
 use rotation_game::stress::process::RunLimits;
 use rotation_game::stress::{self, FailedRun, Outcome, StressOptions};
 
 use crate::exit;
 use crate::gen_args::GenArgs;
 use crate::progress;
+use crate::repeat::show_command;
 
 /// Run a program on generated boards and judge every output with the
 /// checker; on a failure, find and report the smallest failing case.
@@ -82,13 +82,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: StressArgs) -> ExitCode {
-    let generator = match args.generator.generator() {
-        Ok(generator) => generator,
-        Err(error) => {
-            eprintln!("rotation-game: {error}");
-            return ExitCode::from(exit::USAGE);
-        }
-    };
+    let generator = args.generator.generator();
     let count = generator.count(args.generator.boards);
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -169,7 +163,7 @@ fn report(out: &mut impl Write, failed: &FailedRun) -> io::Result<()> {
     writeln!(out, "expected output:")?;
     let mut expected = Vec::new();
     for solution in &failed.answers {
-        rotation_game::judge::write_judge_answer(&mut expected, solution);
+        rotation_game::judge::write_answer(&mut expected, solution);
     }
     write_indented(out, &String::from_utf8_lossy(&expected))?;
     write_output(out, &failed.output.stdout, 2 * failed.boards.len() + 2)?;
@@ -178,7 +172,7 @@ fn report(out: &mut impl Write, failed: &FailedRun) -> io::Result<()> {
     }
     writeln!(out, "verdict: {}", failed.failure)?;
     for (board, solution) in failed.boards.iter().zip(&failed.answers) {
-        writeln!(out, "show it: {}", show::command(board, &solution.moves))?;
+        writeln!(out, "show it: {}", show_command(board, &solution.moves))?;
     }
     Ok(())
 }

@@ -4,13 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use rotation_game::convention::Convention;
 use rotation_game::validator::{self, ValidateOptions};
 
 use crate::exit;
 use crate::input;
-
-/// The exit status for an invalid input, in the testlib convention.
-const INVALID: u8 = 3;
 
 /// Validate a test file strictly: one case per line, 24 values 1-3
 /// separated by single spaces, each digit exactly eight times, LF line
@@ -49,7 +47,15 @@ pub fn run(args: ValidateArgs) -> ExitCode {
     let options = ValidateOptions {
         max_cases: args.max_cases,
     };
-    let (valid, invalid) = if args.kattis { (42, 43) } else { (0, INVALID) };
+    let convention = if args.kattis {
+        Convention::Kattis
+    } else {
+        Convention::Testlib
+    };
+    let (valid, invalid) = (
+        convention.validator_exit_code(true),
+        convention.validator_exit_code(false),
+    );
     match validator::validate_each(reader, &options, &mut |_| {}) {
         Ok(1) => {
             eprintln!("ok 1 case");

@@ -1,18 +1,20 @@
 //! `rotation-game verify`: a campaign that cross-checks the solvers on
-//! generated boards.
+//! generated boards, and its report as text or JSON.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use rotation_game::SolverKind;
-use rotation_game::generator::Mode;
-use rotation_game::solver::{DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
-use rotation_game::verify::{BoardSource, Entrant, Report, verify};
+use rotation_game::LengthCounts;
+use rotation_game::solver::{Solution, Solver, SolverEntry};
+use rotation_game::verify::{BoardSource, Disagreement, Report, SolverStats, verify};
+use serde::Serialize;
 
 use crate::exit;
-use crate::gen_args::GenArgs;
+use crate::gen_args::{GenArgs, mode_flags};
 use crate::progress;
+use crate::repeat::show_command;
+use crate::solver_args::{self, BoundArgs};
 
 /// Solve generated boards with several solvers, in parallel, and check every
 /// answer: the moves replay to a uniform centre equal to the digit, their
@@ -25,7 +27,7 @@ use crate::progress;
 /// solver, disagreements). The report does not depend on --threads.
 ///
 /// Exit status: 0 when every answer is right, 1 on any disagreement, 2 on a
-/// bad command line (such as a --depth no board has), 71 when the worker
+/// bad command line (such as a --length no board has), 71 when the worker
 /// threads cannot be started.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -33,17 +35,15 @@ pub struct VerifyArgs {
     #[command(flatten)]
     generator: GenArgs,
 
-    /// Solvers to run, separated by commas: pdb, ida, bfs. bfs only solves
-    /// boards whose optimal length is at most --max-depth.
-    #[arg(long, value_delimiter = ',', default_value = "pdb,ida,bfs")]
-    solvers: Vec<SolverKind>,
+    /// Solvers to run, separated by commas (pdb, ida, bfs, descent). Each
+    /// gets only the boards it answers: bfs those whose optimal length is
+    /// at most --max-length.
+    #[arg(long, value_delimiter = ',', default_value = "pdb,ida,bfs",
+          value_parser = solver_args::solver_name())]
+    solvers: Vec<&'static SolverEntry>,
 
-    /// Depth bound of the bfs solver: it is given only the boards whose
-    /// optimal length is at most this (at most 9; 8 needs a few hundred
-    /// megabytes per thread).
-    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH,
-          value_parser = clap::value_parser!(u8).range(0..=MAX_DEPTH_LIMIT as i64))]
-    max_depth: u8,
+    #[command(flatten)]
+    bound: BoundArgs,
 
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -54,49 +54,52 @@ pub struct VerifyArgs {
     json: bool,
 }
 
-/// The generator flags that select `mode`, as `gen` and `verify` take them.
-fn mode_flags(mode: Mode) -> String {
-    match mode {
-        Mode::Uniform => "--uniform".to_owned(),
-        Mode::Scramble(moves) => format!("--scramble {moves}"),
-        Mode::Depth(length) => format!("--depth {length}"),
-        Mode::Hardest => "--hardest".to_owned(),
-    }
+/// The JSON report: the library's report, each disagreement with its
+/// `show` commands, and the campaign's mode and command line.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    passed: bool,
+    seed: Option<u64>,
+    boards: u64,
+    boards_by_length: &'a LengthCounts,
+    solvers: &'a [SolverStats],
+    disagreements: Vec<DisagreementJson<'a>>,
+    disagreement_count: u64,
+    disagreements_not_kept: u64,
+    threads: usize,
+    seconds: f64,
+    mode: String,
+    command: &'a str,
+}
+
+#[derive(Serialize)]
+struct DisagreementJson<'a> {
+    #[serde(flatten)]
+    disagreement: &'a Disagreement,
+    show: Vec<String>,
 }
 
 pub fn run(args: VerifyArgs) -> ExitCode {
-    let generator = match args.generator.generator() {
-        Ok(generator) => generator,
-        Err(error) => {
-            eprintln!("rotation-game: {error}");
-            return ExitCode::from(exit::USAGE);
-        }
-    };
-    let mut kinds = args.solvers.clone();
+    let generator = args.generator.generator();
+    let mut entries = args.solvers.clone();
     let mut seen = Vec::new();
-    kinds.retain(|kind| {
-        let first = !seen.contains(kind);
-        seen.push(*kind);
+    entries.retain(|entry| {
+        let first = !seen.contains(&entry.name);
+        seen.push(entry.name);
         first
     });
-    let solvers: Vec<_> = kinds
+    let options = args.bound.options();
+    let built: Vec<Box<dyn Solver>> = entries
         .iter()
-        .map(|kind| kind.build(args.max_depth))
+        .map(|entry| (entry.build)(&options))
         .collect();
-    let entrants: Vec<Entrant<'_>> = kinds
-        .iter()
-        .zip(&solvers)
-        .map(|(kind, solver)| match kind {
-            SolverKind::Bfs => Entrant::up_to(solver.as_ref(), args.max_depth),
-            SolverKind::Pdb | SolverKind::Ida => Entrant::new(solver.as_ref()),
-        })
-        .collect();
+    let solvers: Vec<&dyn Solver> = built.iter().map(Box::as_ref).collect();
     let source = BoardSource::Generated {
         generator: &generator,
         count: args.generator.boards,
     };
     let bar = progress::bar(source.len(), "boards");
-    let result = verify(source, &entrants, args.threads, &|boards| bar.inc(boards));
+    let result = verify(source, &solvers, args.threads, &|boards| bar.inc(boards));
     bar.finish_and_clear();
     let report = match result {
         Ok(report) => report,
@@ -105,29 +108,57 @@ pub fn run(args: VerifyArgs) -> ExitCode {
             return ExitCode::from(exit::OS_ERROR);
         }
     };
+    let names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
     let mut campaign = format!(
         "rotation-game verify --seed {} {} --boards {} --solvers {}",
         generator.seed(),
         mode_flags(generator.mode()),
         source.len(),
-        kinds
-            .iter()
-            .map(|kind| kind.name())
-            .collect::<Vec<_>>()
-            .join(",")
+        names.join(",")
     );
-    if args.max_depth != DEFAULT_MAX_DEPTH {
-        campaign.push_str(&format!(" --max-depth {}", args.max_depth));
+    if !args.bound.is_default() {
+        campaign.push_str(&format!(" --max-length {}", args.bound.max_length));
     }
     let written = if args.json {
-        let mut json = report.to_json();
-        json["mode"] = serde_json::json!(mode_flags(generator.mode()));
-        json["command"] = serde_json::json!(campaign);
-        writeln!(io::stdout().lock(), "{json}")
+        let json = ReportJson {
+            passed: report.passed(),
+            seed: report.seed,
+            boards: report.boards,
+            boards_by_length: &report.boards_by_length,
+            solvers: &report.solvers,
+            disagreements: report
+                .disagreements
+                .iter()
+                .map(|disagreement| DisagreementJson {
+                    disagreement,
+                    show: show_commands(disagreement),
+                })
+                .collect(),
+            disagreement_count: report.disagreement_count,
+            disagreements_not_kept: report.disagreements_not_kept(),
+            threads: report.threads,
+            seconds: report.elapsed.as_secs_f64(),
+            mode: mode_flags(generator.mode()),
+            command: &campaign,
+        };
+        let mut out = io::stdout().lock();
+        serde_json::to_writer(&mut out, &json)
+            .map_err(io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
         write_text(&report, &campaign)
     };
     exit::after_report(written, !report.passed())
+}
+
+/// One `rotation-game show` command per distinct sequence of moves
+/// answered or expected, the expected one first.
+fn show_commands(disagreement: &Disagreement) -> Vec<String> {
+    disagreement
+        .sequences()
+        .iter()
+        .map(|moves| show_command(&disagreement.board, moves))
+        .collect()
 }
 
 /// Every disagreement, then the summary and the command that repeats the
@@ -135,9 +166,167 @@ pub fn run(args: VerifyArgs) -> ExitCode {
 fn write_text(report: &Report, campaign: &str) -> io::Result<()> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     for disagreement in &report.disagreements {
-        writeln!(out, "{disagreement}")?;
+        write_disagreement(&mut out, disagreement)?;
+        writeln!(out)?;
     }
-    write!(out, "{}", report.summary())?;
+    write_summary(&mut out, report)?;
     writeln!(out, "repeat with: {campaign}")?;
     out.flush()
+}
+
+/// A solution as the judges print it, on one line: moves, then digit.
+fn one_line(solution: &Solution) -> String {
+    format!("{} {}", solution.moves, solution.centre)
+}
+
+/// Several lines: where the board comes from, the judge input that
+/// reproduces it, the expected answer, each solver's answer and faults, and
+/// `rotation-game show` commands.
+fn write_disagreement(out: &mut impl Write, disagreement: &Disagreement) -> io::Result<()> {
+    match disagreement.seed {
+        Some(seed) => writeln!(
+            out,
+            "disagreement on board {} of seed {seed}",
+            disagreement.index
+        )?,
+        None => writeln!(out, "disagreement on board {}", disagreement.index)?,
+    }
+    writeln!(out, "  judge input that reproduces it:")?;
+    for line in disagreement.judge_input().lines() {
+        writeln!(out, "    {line}")?;
+    }
+    writeln!(
+        out,
+        "  expected ({} moves, from the pattern database): {}",
+        disagreement.optimal_length,
+        one_line(&disagreement.expected)
+    )?;
+    if disagreement.solvers_differ() {
+        writeln!(out, "  the solvers give different answers:")?;
+    }
+    for answer in &disagreement.answers {
+        let given = match &answer.result {
+            Ok(solution) => one_line(solution),
+            Err(error) => format!("error: {error}"),
+        };
+        writeln!(out, "    {}: {given}", answer.solver)?;
+        for fault in &answer.faults {
+            writeln!(out, "      {fault}")?;
+        }
+    }
+    for command in show_commands(disagreement) {
+        writeln!(out, "  {command}")?;
+    }
+    Ok(())
+}
+
+/// The summary: boards, the count per optimal length, the time per solver
+/// and the number of disagreements (not the disagreements themselves).
+fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    writeln!(
+        out,
+        "verified {} boards{} on {} threads in {:.2} s",
+        report.boards,
+        report
+            .seed
+            .map(|seed| format!(" (seed {seed})"))
+            .unwrap_or_default(),
+        report.threads,
+        report.elapsed.as_secs_f64()
+    )?;
+    writeln!(out, "optimal length      boards")?;
+    for (length, count) in report.boards_by_length.as_slice().iter().enumerate() {
+        writeln!(out, "{length:>14} {count:>11}")?;
+    }
+    let width = report
+        .solvers
+        .iter()
+        .map(|stats| stats.name.len())
+        .max()
+        .unwrap_or(0)
+        .max("solver".len());
+    writeln!(
+        out,
+        "{:<width$} {:>11} {:>13} {:>11}",
+        "solver", "boards", "total time", "per board"
+    )?;
+    for stats in &report.solvers {
+        let per_board = if stats.boards == 0 {
+            "-".to_owned()
+        } else {
+            format_seconds(stats.time.as_secs_f64() / stats.boards as f64)
+        };
+        writeln!(
+            out,
+            "{:<width$} {:>11} {:>13} {:>11}",
+            stats.name,
+            stats.boards,
+            format_seconds(stats.time.as_secs_f64()),
+            per_board
+        )?;
+    }
+    write!(out, "disagreements: {}", report.disagreement_count)?;
+    match report.disagreements_not_kept() {
+        0 => writeln!(out),
+        not_kept => writeln!(
+            out,
+            " (the first {} listed, {not_kept} more not kept)",
+            report.disagreements.len()
+        ),
+    }
+}
+
+/// A time in seconds, in the unit that suits it: µs, ms or s.
+pub fn format_seconds(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.2} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else {
+        format!("{:.2} µs", seconds * 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn time_per_board_neither_truncates_the_count_nor_divides_by_zero() {
+        // 2^32 boards: as a u32 the count would be 0.
+        let report = Report {
+            seed: None,
+            boards: 1 << 32,
+            boards_by_length: LengthCounts::from_counts(&[1 << 32]),
+            solvers: vec![
+                SolverStats {
+                    name: "pdb".to_owned(),
+                    boards: 1 << 32,
+                    time: Duration::from_secs(1 << 31),
+                },
+                SolverStats {
+                    name: "bfs".to_owned(),
+                    boards: 0,
+                    time: Duration::ZERO,
+                },
+            ],
+            disagreements: Vec::new(),
+            disagreement_count: 0,
+            threads: 1,
+            elapsed: Duration::from_secs(1),
+        };
+        let mut summary = Vec::new();
+        write_summary(&mut summary, &report).unwrap();
+        let summary = String::from_utf8(summary).unwrap();
+        assert!(
+            summary.contains("\npdb     4294967296 2147483648.00 s   500.00 ms\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("\nbfs              0       0.00 µs           -\n"),
+            "{summary}"
+        );
+    }
 }

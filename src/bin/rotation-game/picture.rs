@@ -1,4 +1,5 @@
-//! Pictures of the board: terminal text (with optional ANSI colour) and SVG.
+//! Pictures of the board for `show`: terminal text (with optional ANSI
+//! colour) and SVG.
 //!
 //! # Overview
 //!
@@ -28,10 +29,11 @@
 
 use std::fmt::Write;
 
-use crate::board::{Board, Digit};
-use crate::geometry::CELL_POSITIONS;
-use crate::moves::{Move, MoveSequence};
-use crate::pattern_database;
+use rotation_game::geometry::CELL_POSITIONS;
+use rotation_game::pattern_database;
+use rotation_game::{Board, Digit, Move, MoveSequence};
+
+use crate::repeat::compact;
 
 /// One picture: a board, and the step of a replay that led to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +97,7 @@ pub fn describe(m: Move) -> &'static str {
 fn caption(board: &Board) -> String {
     match board.uniform_centre() {
         Some(digit) => format!("centre: {digit} (solved)"),
-        None => match pattern_database::optimal_length(board) {
+        None => match pattern_database::optimal_length(board).moves() {
             1 => String::from("centre: mixed, 1 move from solved"),
             length => format!("centre: mixed, {length} moves from solved"),
         },
@@ -113,29 +115,6 @@ fn title(frame: &Frame) -> String {
             step.of,
             describe(step.played)
         ),
-    }
-}
-
-/// The board as 24 digits without spaces, the form `show` takes.
-pub fn compact(board: &Board) -> String {
-    board
-        .values()
-        .iter()
-        .map(|v| char::from(b'0' + v))
-        .collect()
-}
-
-/// The `rotation-game show` command that draws `board` and, when there are
-/// any, the steps of `moves`.
-pub fn command(board: &Board, moves: &MoveSequence) -> String {
-    if moves.is_empty() {
-        format!("rotation-game show {}", compact(board))
-    } else {
-        format!(
-            "rotation-game show {} --moves {}",
-            compact(board),
-            moves.letters()
-        )
     }
 }
 
@@ -357,20 +336,6 @@ mod tests {
             .flat_map(|line| line.chars().filter(char::is_ascii_digit))
             .collect();
         assert_eq!(digits, compact(&board));
-    }
-
-    #[test]
-    fn the_command_names_the_moves_only_when_there_are_some() {
-        let board = sample();
-        assert_eq!(
-            command(&board, &MoveSequence::new()),
-            "rotation-game show 111132323132231222312133"
-        );
-        let moves = MoveSequence::from_letters(b"AC").unwrap();
-        assert_eq!(
-            command(&board, &moves),
-            "rotation-game show 111132323132231222312133 --moves AC"
-        );
     }
 
     #[test]

@@ -1,0 +1,13 @@
+//! Durations in serialized reports: seconds, as a floating-point number.
+
+use std::time::Duration;
+
+use serde::Serializer;
+
+/// Serializes `duration` as seconds (`serialize_with` for report fields).
+pub(crate) fn serialize<S: Serializer>(
+    duration: &Duration,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(duration.as_secs_f64())
+}

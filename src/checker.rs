@@ -703,11 +703,12 @@ fn judge_case(truth: &Solution, moves: &CaseMoves, digit: Digit) -> Option<Reaso
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::{FIRST_BOARD_COMPACT, SECOND_BOARD_COMPACT};
 
     fn sample() -> Checker {
         let boards = [
-            "111132323132231222312133".parse().unwrap(),
-            "111111112222222233333333".parse().unwrap(),
+            FIRST_BOARD_COMPACT.parse().unwrap(),
+            SECOND_BOARD_COMPACT.parse().unwrap(),
         ];
         Checker::new(&boards)
     }

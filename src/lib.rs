@@ -107,6 +107,7 @@
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - [`convention`]: testlib's and Kattis's exit statuses;
 //! - [`verify`]: campaigns that cross-check solvers on generated boards;
+//! - [`sample`]: the statement's sample input and output;
 //! - [`stress`] (Unix): runs another program on generated boards, with
 //!   limits, and finds its smallest failing case;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
@@ -130,6 +131,7 @@ pub mod moves;
 pub mod parser;
 pub mod pattern_database;
 mod rank;
+pub mod sample;
 mod seconds;
 pub mod solver;
 #[cfg(feature = "proptest")]

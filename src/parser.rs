@@ -714,8 +714,7 @@ pub fn format_input(boards: &[Board]) -> String {
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n\
-                          1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n0\n";
+    use crate::sample::{FIRST_BOARD, INPUT as SAMPLE};
 
     fn errors(input: &[u8]) -> Vec<String> {
         CaseReader::new(input)
@@ -752,7 +751,7 @@ mod tests {
 
     #[test]
     fn error_positions_point_at_the_token() {
-        let input = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n1 1 4";
+        let input = format!("{FIRST_BOARD}\n1 1 4");
         let error = parse_all(input.as_bytes()).unwrap_err();
         assert_eq!((error.case(), error.line(), error.column()), (2, 2, 5));
         assert!(!error.is_fatal());

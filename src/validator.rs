@@ -185,9 +185,9 @@ impl fmt::Display for Rule {
                 f,
                 "a ninth {digit}: each of 1, 2 and 3 must appear exactly 8 times"
             ),
-            Rule::TooManyCases { max_cases: 1 } => f.write_str("more than 1 case (--max-cases 1)"),
+            Rule::TooManyCases { max_cases: 1 } => f.write_str("more than 1 case, the limit"),
             Rule::TooManyCases { max_cases } => {
-                write!(f, "more than {max_cases} cases (--max-cases {max_cases})")
+                write!(f, "more than {max_cases} cases, the limit")
             }
             Rule::BadTerminator { found } => {
                 write!(f, "expected the line end after the final 0, found {found}")
@@ -420,8 +420,9 @@ pub fn validate<R: Read>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::FIRST_BOARD;
 
-    const CASE: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3";
+    const CASE: &str = FIRST_BOARD;
 
     #[test]
     fn accepts_canonical_input_and_returns_its_boards() {

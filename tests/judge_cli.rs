@@ -2,6 +2,7 @@
 
 mod common;
 
+use rotation_game::sample::{FIRST_BOARD, FIRST_BOARD_COMPACT, SECOND_BOARD_COMPACT};
 use std::io::Write;
 use std::process::Stdio;
 
@@ -186,7 +187,7 @@ fn validate_reads_standard_input() {
 #[test]
 fn show_draws_the_replay_without_colour() {
     let result = binary()
-        .args(["show", "111132323132231222312133", "--moves", "AC"])
+        .args(["show", FIRST_BOARD_COMPACT, "--moves", "AC"])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
@@ -198,23 +199,19 @@ fn show_draws_the_replay_without_colour() {
 
 #[test]
 fn show_takes_spaced_boards_and_several_of_them() {
-    let spaced = run(&[
-        "show",
-        "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3",
-        "111111112222222233333333",
-    ]);
+    let spaced = run(&["show", FIRST_BOARD, SECOND_BOARD_COMPACT]);
     assert_eq!(spaced.status.code(), Some(0));
     let text = stdout(&spaced);
     assert_eq!(text.matches("board ").count(), 2);
-    let compact = run(&["show", "111132323132231222312133"]);
+    let compact = run(&["show", FIRST_BOARD_COMPACT]);
     assert!(text.starts_with(&stdout(&compact)));
 }
 
 #[test]
 fn show_colours_only_when_asked_and_allowed() {
-    let always = run(&["show", "--color", "always", "111132323132231222312133"]);
+    let always = run(&["show", "--color", "always", FIRST_BOARD_COMPACT]);
     assert!(stdout(&always).contains("\x1b[1;31m1\x1b[0m"));
-    let auto_in_a_pipe = run(&["show", "111132323132231222312133"]);
+    let auto_in_a_pipe = run(&["show", FIRST_BOARD_COMPACT]);
     assert!(!stdout(&auto_in_a_pipe).contains('\x1b'));
 }
 
@@ -224,7 +221,7 @@ fn show_writes_svg() {
     let path = dir.path().join("replay.svg");
     let result = run(&[
         "show",
-        "111132323132231222312133",
+        FIRST_BOARD_COMPACT,
         "--moves",
         "AC",
         "--svg",
@@ -266,7 +263,7 @@ fn show_rejects_bad_boards_and_moves() {
         assert_eq!(output.status.code(), Some(2));
         assert!(stderr(&output).contains(message), "{}", stderr(&output));
     }
-    let moves = run(&["show", "111132323132231222312133", "--moves", "AZ"]);
+    let moves = run(&["show", FIRST_BOARD_COMPACT, "--moves", "AZ"]);
     assert_eq!(moves.status.code(), Some(2));
     assert!(stderr(&moves).contains("expected letters A-H"));
 }

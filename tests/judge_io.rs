@@ -8,9 +8,10 @@ use rotation_game::OptimalLength;
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::judge::solve_to_string;
 use rotation_game::parser::format_input;
+use rotation_game::sample::FIRST_BOARD;
 use rotation_game::{PdbSolver, pattern_database};
 
-const FIRST_SAMPLE_LINE: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3";
+const FIRST_SAMPLE_LINE: &str = FIRST_BOARD;
 
 #[test]
 fn the_sample_gives_the_sample_output() {

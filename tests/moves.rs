@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use rotation_game::geometry::{CELL_COUNT, LINES};
+use rotation_game::sample::FIRST_BOARD;
 use rotation_game::strategies::{any_move, move_sequences, uniform_boards};
 use rotation_game::{Board, Move};
 
@@ -38,9 +39,7 @@ fn each_move_is_a_seven_cycle_along_its_line_fixing_the_other_17_cells() {
 
 #[test]
 fn the_statements_worked_example() {
-    let sample: Board = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3"
-        .parse()
-        .unwrap();
+    let sample: Board = FIRST_BOARD.parse().unwrap();
     let after_a = sample.apply(Move::from_letter(b'A').unwrap());
     assert_eq!(
         after_a.to_judge_line(),

@@ -6,10 +6,11 @@ mod common;
 use common::{SAMPLE_INPUT, sample_boards};
 use proptest::prelude::*;
 use rotation_game::parser::{format_input, parse_all};
+use rotation_game::sample::FIRST_BOARD;
 use rotation_game::strategies::uniform_boards;
 use rotation_game::validator::{Rule, ValidateOptions, ValidationError, validate};
 
-const CASE: &str = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3";
+const CASE: &str = FIRST_BOARD;
 
 fn error(input: &str) -> ValidationError {
     error_with(input, ValidateOptions::default())
@@ -158,7 +159,7 @@ fn at_most_max_cases() {
     let found = error_with(&input, two);
     assert_eq!(
         described(&found),
-        (3, 1, "more than 2 cases (--max-cases 2)".into())
+        (3, 1, "more than 2 cases, the limit".into())
     );
 }
 

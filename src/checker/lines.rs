@@ -222,6 +222,7 @@ impl<R: Read> LineReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::FIRST_BOARD_COMPACT;
 
     fn lines(text: &[u8]) -> Vec<Line> {
         let mut reader = LineReader::new(text, u64::MAX);
@@ -252,7 +253,7 @@ mod tests {
 
     #[test]
     fn replays_move_letters_across_buffer_refills() {
-        let board: Board = "111132323132231222312133".parse().unwrap();
+        let board: Board = FIRST_BOARD_COMPACT.parse().unwrap();
         let moves = b"AC".repeat(BUFFER_SIZE);
         let mut reader = LineReader::new(&moves[..], u64::MAX);
         let line = reader.next_line(Some(board)).unwrap().unwrap();

@@ -143,6 +143,7 @@ fn shuffle<T>(items: &mut [T], bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::FIRST_BOARD;
 
     #[test]
     fn the_empty_input_is_the_sorted_board() {
@@ -160,9 +161,7 @@ mod tests {
 
     #[test]
     fn encoding_decodes_to_the_same_board() {
-        let sample: Board = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3"
-            .parse()
-            .unwrap();
+        let sample: Board = FIRST_BOARD.parse().unwrap();
         for board in [sample, sorted_board(), decode_board(&[1, 2, 3, 4, 5])] {
             assert_eq!(decode_board(&encode_board(&board)), board);
         }

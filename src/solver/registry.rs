@@ -58,7 +58,7 @@ pub const SOLVERS: &[SolverEntry] = &[
     },
     SolverEntry {
         name: "bfs",
-        about: "the breadth-first reference, up to --max-length moves",
+        about: "the breadth-first reference, up to a bound on the optimal length",
         quick_max_length: length(5),
         build: |options| Box::new(BfsSolver::new(options.max_length)),
     },

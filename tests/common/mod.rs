@@ -1,24 +1,15 @@
 //! Helpers shared by the integration tests: the statement's sample, the
 //! snapshot settings, and running the binary.
 
-#![allow(dead_code)] // Each test file uses its own part of this module.
+#![allow(dead_code, unused_imports)] // Each test file uses its own part of this module.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use rotation_game::Board;
-
-/// The statement's sample input.
-pub const SAMPLE_INPUT: &str = include_str!("../../examples/sample.txt");
-
-/// The statement's sample output.
-pub const SAMPLE_OUTPUT: &str = "AC\n2\nDDHH\n2\n";
-
-/// The sample's boards.
-pub fn sample_boards() -> Vec<Board> {
-    rotation_game::parser::parse_all(SAMPLE_INPUT.as_bytes()).expect("the sample is valid")
-}
+pub use rotation_game::sample::{
+    INPUT as SAMPLE_INPUT, OUTPUT as SAMPLE_OUTPUT, boards as sample_boards,
+};
 
 /// Runs `body` with insta keeping snapshots in the top-level `snapshots/`
 /// folder, named without the module path.

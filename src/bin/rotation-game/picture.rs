@@ -311,9 +311,10 @@ fn draw_svg_panel(out: &mut String, frame: &Frame, x0: usize, y0: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rotation_game::sample::FIRST_BOARD_COMPACT;
 
     fn sample() -> Board {
-        "111132323132231222312133".parse().unwrap()
+        FIRST_BOARD_COMPACT.parse().unwrap()
     }
 
     #[test]

@@ -29,10 +29,11 @@ pub fn show_command(board: &Board, moves: &MoveSequence) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rotation_game::sample::FIRST_BOARD_COMPACT;
 
     #[test]
     fn the_show_command_names_the_moves_only_when_there_are_some() {
-        let board: Board = "111132323132231222312133".parse().unwrap();
+        let board: Board = FIRST_BOARD_COMPACT.parse().unwrap();
         assert_eq!(
             show_command(&board, &MoveSequence::new()),
             "rotation-game show 111132323132231222312133"

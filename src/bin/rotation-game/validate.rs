@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rotation_game::convention::Convention;
-use rotation_game::validator::{self, ValidateOptions};
+use rotation_game::validator::{self, Rule, ValidateOptions};
 
 use crate::exit;
 use crate::input;
@@ -66,12 +66,15 @@ pub fn run(args: ValidateArgs) -> ExitCode {
             ExitCode::from(valid)
         }
         Err(error) => {
-            eprintln!(
-                "{name}:{}:{}: {}",
-                error.line(),
-                error.column(),
-                error.rule()
-            );
+            let rule = match error.rule() {
+                // The command line names the limit by its flag.
+                Rule::TooManyCases { max_cases } => format!(
+                    "more than {max_cases} case{} (--max-cases {max_cases})",
+                    if *max_cases == 1 { "" } else { "s" }
+                ),
+                rule => rule.to_string(),
+            };
+            eprintln!("{name}:{}:{}: {rule}", error.line(), error.column());
             ExitCode::from(invalid)
         }
     }

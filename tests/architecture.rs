@@ -1,0 +1,198 @@
+//! The architecture invariants of `ARCHITECTURE.md` that the compiler does
+//! not check, checked on the source itself: the layers point only
+//! downward, the library prints nothing and names no flag, the solvers do
+//! no I/O, and Unix-only code stays in the stress runner.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The library's modules from the ground up: each may use only the modules
+/// before it (and itself).
+const LAYERS: &[&str] = &[
+    "untrusted",
+    "geometry",
+    "seconds",
+    "cells",
+    "rank",
+    "moves",
+    "board",
+    "length",
+    "pattern_database",
+    "symmetry",
+    "solver",
+    "generator",
+    "census",
+    "parser",
+    "sample",
+    "validator",
+    "judge",
+    "checker",
+    "convention",
+    "verify",
+    "stress",
+    "strategies",
+    "fuzzing",
+];
+
+/// Every `.rs` file of the library (not the binary), with its module: the
+/// first component of its path under `src/`.
+fn library_files() -> Vec<(String, PathBuf)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    let mut folders = vec![src.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = path.strip_prefix(&src).unwrap().to_owned();
+            if relative.starts_with("bin") {
+                continue;
+            }
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let first = relative.components().next().unwrap();
+                let module = Path::new(first.as_os_str())
+                    .file_stem()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((module, path));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The lines of `path` that are library code: not comments (doc comments
+/// included), and not the unit tests, which sit at the bottom of a file
+/// after `#[cfg(test)]` and may use any layer.
+fn code_lines(path: &Path) -> Vec<(usize, String)> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .take_while(|(_, line)| line.trim() != "#[cfg(test)]")
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .map(|(index, line)| (index + 1, line.to_owned()))
+        .collect()
+}
+
+/// The modules a line refers to as `crate::module`.
+fn crate_references(line: &str) -> Vec<String> {
+    line.match_indices("crate::")
+        .map(|(at, _)| {
+            line[at + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_library_module_has_a_layer() {
+    for (module, path) in library_files() {
+        assert!(
+            module == "lib" || LAYERS.contains(&module.as_str()),
+            "{} is in no layer of this test",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn modules_use_only_the_layers_below_them() {
+    let mut upward = Vec::new();
+    for (module, path) in library_files() {
+        let Some(level) = LAYERS.iter().position(|&layer| layer == module) else {
+            continue;
+        };
+        for (number, line) in code_lines(&path) {
+            for used in crate_references(&line) {
+                let used_level = LAYERS.iter().position(|&layer| layer == used);
+                if used_level.is_some_and(|used_level| used_level > level) {
+                    upward.push(format!("{}:{number}: {module} uses {used}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "upward references:\n{}",
+        upward.join("\n")
+    );
+}
+
+/// The lines of library files (except those of `allowed` modules) that
+/// hold any of `needles`.
+fn offending_lines(needles: &[&str], allowed: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, path) in library_files() {
+        if allowed.contains(&module.as_str()) {
+            continue;
+        }
+        for (number, line) in code_lines(&path) {
+            if needles.iter().any(|needle| line.contains(needle)) {
+                found.push(format!("{}:{number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_library_prints_nothing() {
+    let printing = offending_lines(&["println!", "print!(", "eprint", "dbg!"], &[]);
+    assert!(printing.is_empty(), "{}", printing.join("\n"));
+}
+
+#[test]
+fn unix_only_code_stays_in_the_stress_runner() {
+    let unix = offending_lines(&["std::os::unix", "nix::", "libc::"], &["stress"]);
+    assert!(unix.is_empty(), "{}", unix.join("\n"));
+}
+
+#[test]
+fn solvers_do_no_io() {
+    let io = offending_lines(
+        &["std::io", "std::fs", "std::process", "std::net", "std::env"],
+        &[
+            "untrusted",
+            "parser",
+            "validator",
+            "judge",
+            "checker",
+            "stress",
+            "fuzzing",
+            "sample",
+        ],
+    );
+    assert!(io.is_empty(), "{}", io.join("\n"));
+}
+
+#[test]
+fn no_library_message_names_a_flag() {
+    // A flag in a string literal: a quote, then anything but a quote, then
+    // `--` and a letter.
+    let mut named = Vec::new();
+    for (_, path) in library_files() {
+        for (number, line) in code_lines(&path) {
+            let in_literal = line.split('"').skip(1).step_by(2).any(|literal| {
+                literal
+                    .match_indices("--")
+                    .any(|(at, _)| literal[at + 2..].starts_with(|c: char| c.is_ascii_lowercase()))
+            });
+            if in_literal {
+                named.push(format!("{}:{number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(named.is_empty(), "{}", named.join("\n"));
+}
+
+#[test]
+fn the_checks_above_can_fail() {
+    assert_eq!(crate_references("use crate::solver::{Solver};"), ["solver"]);
+    assert!(!offending_lines(&["pub mod"], &[]).is_empty());
+}

@@ -33,7 +33,7 @@ stress program *flags:
 show board *flags:
     cargo run --release --quiet -- show {{quote(board)}} {{flags}}
 
-# Generate boards (e.g. just gen --seed 1 --depth 9 --boards 5).
+# Generate boards (e.g. just gen --seed 1 --length 9 --boards 5).
 gen *ARGS:
     cargo run --release --quiet -- gen {{ARGS}}
 

@@ -15,13 +15,15 @@
 mod common;
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::programs::{
-    BURNER, CONNECT, HOG, SPINNER, compile, have_cgroup, have_sandbox, machine, script,
+    BURNER, CONNECT, FORKER, HOG, SEGFAULT, SPINNER, compile, have_cgroup, have_sandbox, machine,
+    script,
 };
-use common::{run, stderr, stdout};
+use common::{run, stderr, stdout, with_snapshots};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::format_input;
 use rotation_game::{Board, OptimalLength, PdbSolver, Solver, pattern_database};
@@ -1316,4 +1318,200 @@ fn mix_is_the_default_of_campaigns_and_every_14_boards_hold_every_length() {
     let (_, report) = json_report(&program, &["--seed", "3"]);
     assert_eq!(report["mode"], "--mix");
     assert_eq!(report["boards"], 14);
+}
+
+#[test]
+fn a_fork_bomb_meets_the_process_limit_and_the_verdict_says_so() {
+    if !have_cgroup("a_fork_bomb_meets_the_process_limit_and_the_verdict_says_so") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let forker = compile(dir.path(), "forker", FORKER);
+    let report = stress_fails(&forker, &["--seed", "1", "--boards", "1"]);
+    let verdict = report.verdict();
+    assert!(
+        verdict.starts_with("runtime error: exit status 1; ")
+            && verdict
+                .ends_with(" attempts to start a process or thread failed at the limit of 256"),
+        "{verdict}"
+    );
+}
+
+#[test]
+fn what_killed_runners_left_behind_is_swept_away() {
+    let dead = {
+        let mut child = Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let work = std::env::temp_dir().join(format!("rotation-game-run-{dead}-0"));
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("scratch"), "left behind").unwrap();
+    let group = machine().cgroup.then(|| {
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+        let path = own
+            .lines()
+            .find_map(|line| line.split_once(":memory:").map(|(_, path)| path.to_owned()))
+            .expect("a v1 memory hierarchy, where the tests run");
+        let group = Path::new("/sys/fs/cgroup/memory")
+            .join(path.trim_start_matches('/'))
+            .join(format!("rotation-game-{dead}-0"));
+        std::fs::create_dir(&group).unwrap();
+        group
+    });
+    let program = format!("{BINARY} solve");
+    assert_eq!(
+        stress(&program, &["--seed", "1", "--boards", "1"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert!(!work.exists(), "{} is left", work.display());
+    if let Some(group) = group {
+        assert!(!group.exists(), "{} is left", group.display());
+    }
+}
+
+/// `text` with every measured number followed by ` ms`, ` s` or ` MiB`
+/// (and `precise`: only those with three decimals, as messages give
+/// measures) replaced by `[measured]`.
+fn redact(text: &str, precise: bool) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let end = from
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(from.len());
+        let (number, after) = from.split_at(end);
+        let unit = [" ms", " s", " MiB"].into_iter().find(|unit| {
+            after.starts_with(unit)
+                && !after[unit.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        });
+        let three_decimals = number
+            .split_once('.')
+            .is_some_and(|(_, decimals)| decimals.len() == 3);
+        let preceded_by_letter = out.ends_with(|c: char| c.is_ascii_alphabetic());
+        if unit.is_some() && (!precise || three_decimals) && !preceded_by_letter {
+            out.push_str("[measured]");
+        } else {
+            out.push_str(number);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn the_text_report_of_a_failing_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = script(
+        dir.path(),
+        "wrong-digit.sh",
+        &format!("{BINARY} solve | sed 's/^3$/1/'"),
+    );
+    let output = stress(
+        &program,
+        &[
+            "--seed",
+            "6",
+            "--boards",
+            "14",
+            "--cases-per-run",
+            "7",
+            "--jobs",
+            "2",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output).replace(&program, "wrong-digit.sh");
+    let mut kept = Vec::new();
+    let mut slowest = false;
+    for line in text.lines() {
+        if line.starts_with("slowest runs:") {
+            slowest = true;
+            kept.push(line.to_owned());
+            continue;
+        }
+        if line.starts_with("CPU time by optimal length:") {
+            slowest = false;
+        }
+        if slowest && !line.trim_start().starts_with("case") {
+            // The order of the slowest runs depends on the machine.
+            continue;
+        }
+        match line.split_once("; ") {
+            Some((limits, _)) if line.starts_with("limits per run:") => {
+                kept.push(format!("{limits}; [isolation]"));
+            }
+            _ => kept.push(redact(line, false)),
+        }
+    }
+    let text = kept.join("\n");
+    with_snapshots(|| insta::assert_snapshot!("stress_report", text));
+}
+
+#[test]
+fn one_of_each_verdict() {
+    let test = "one_of_each_verdict";
+    if !have_sandbox(test) || !have_cgroup(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let solve = format!("{BINARY} solve");
+    // A far wall-clock limit for the spinner, so that a busy machine cannot
+    // make the wall clock run out first; a near one for the sleeper.
+    let programs = [
+        ("AC", solve.clone(), None),
+        (
+            "WA",
+            script(
+                dir.path(),
+                "digit.sh",
+                &format!("{solve} | sed 'y/123/231/'"),
+            ),
+            None,
+        ),
+        (
+            "PE",
+            script(dir.path(), "moves-only.sh", &format!("{solve} | sed -n 1p")),
+            None,
+        ),
+        ("TLE", compile(dir.path(), "spin", SPINNER), Some("30")),
+        ("TLE", "sleep 100".to_owned(), Some("1")),
+        ("MLE", compile(dir.path(), "hog", HOG), None),
+        ("RTE", compile(dir.path(), "segv", SEGFAULT), None),
+        ("OLE", "yes AC".to_owned(), None),
+    ];
+    let mut text = String::new();
+    for (code, program, wall_limit) in &programs {
+        let mut args = vec![
+            "--seed",
+            "1",
+            "--length",
+            "3",
+            "--boards",
+            "1",
+            "--time-limit",
+            "0.5",
+            "--memory-limit",
+            "64",
+            "--output-limit",
+            "1000",
+        ];
+        if let Some(wall_limit) = wall_limit {
+            args.extend(["--wall-limit", wall_limit]);
+        }
+        let (_, report) = json_report(program, &args);
+        let run = &report["runs"][0];
+        assert_eq!(run["verdict"], *code, "{program}: {run}");
+        text.push_str(&format!(
+            "{code}: {}\n",
+            redact(run["message"].as_str().unwrap(), true)
+        ));
+    }
+    with_snapshots(|| insta::assert_snapshot!("stress_verdicts", text));
 }

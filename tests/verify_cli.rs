@@ -101,7 +101,16 @@ fn bad_command_lines_exit_2() {
 #[test]
 fn the_shards_together_check_the_whole_campaign() {
     let report = |extra: &[&str]| {
-        let mut args = vec!["verify", "--seed", "5", "--boards", "30", "--solvers", "pdb", "--json"];
+        let mut args = vec![
+            "verify",
+            "--seed",
+            "5",
+            "--boards",
+            "30",
+            "--solvers",
+            "pdb",
+            "--json",
+        ];
         args.extend_from_slice(extra);
         let output = run(&args);
         assert_eq!(output.status.code(), Some(0), "{output:?}");
@@ -121,7 +130,12 @@ fn the_shards_together_check_the_whole_campaign() {
     for shard in ["1/4", "2/4", "3/4", "4/4"] {
         let part = report(&["--shard", shard]);
         assert_eq!(part["shard"], shard, "the report names its shard");
-        assert!(part["command"].as_str().unwrap().contains(&format!("--shard {shard}")));
+        assert!(
+            part["command"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--shard {shard}"))
+        );
         boards += part["boards"].as_u64().unwrap();
         for (total, count) in union.iter_mut().zip(counts(&part)) {
             *total += count;

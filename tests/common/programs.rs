@@ -136,3 +136,23 @@ pub fn have_sandbox(test: &str) -> bool {
 pub fn have_cgroup(test: &str) -> bool {
     have(machine().cgroup, "a writable cgroup (root)", test)
 }
+
+/// Starts 400 children that sleep; prints how many could not be started,
+/// and exits 1 if any.
+pub const FORKER: &str = r#"
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    int refused = 0;
+    for (int i = 0; i < 400; i++) {
+        pid_t pid = fork();
+        if (pid == 0) { sleep(30); _exit(0); }
+        if (pid < 0) refused++;
+    }
+    printf("refused %d\n", refused);
+    return refused > 0;
+}
+"#;
+
+/// Exits by SIGSEGV.
+pub const SEGFAULT: &str = "int main(void) { return *(volatile int *) 0; }\n";

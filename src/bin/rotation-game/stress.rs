@@ -394,9 +394,9 @@ fn write_failed(
         };
         writeln!(
             out,
-            "{label}: case {} ({} optimal moves):",
+            "{label}: case {} ({}):",
             failed.cases[0],
-            failed.answers[0].moves.len()
+            counted(failed.answers[0].moves.len() as u64, "optimal move")
         )?;
     } else {
         writeln!(

@@ -6,25 +6,24 @@
 //!
 //! # Overview
 //!
-//! - [`Program`] (`command.rs`): the command line of the program under
+//! - [`Program`] ([`command`]): the command line of the program under
 //!   test, run directly when it is a program and its arguments, by `sh -c`
 //!   when it needs a shell; paths resolved against the caller's directory.
-//! - [`Runner`] (`runner.rs`): runs the program on one input within
-//!   [`Limits`], in a bubblewrap [sandbox](SandboxMode) (`sandbox.rs`,
-//!   with our [init](init) as its PID 1) and a cgroup (`cgroup.rs`) where
-//!   the machine has them, and returns a [`Run`]: how it ended, CPU time,
-//!   wall-clock time, peak memory, output. [`Isolation`] says what was
-//!   available.
-//! - [`judge`] (`verdict.rs`): a run and the [checker](crate::checker)
-//!   give a [`Judgement`], with its [`Verdict`] (AC, WA, PE, TLE, MLE, RTE,
-//!   OLE) and message; missing and surplus output is named as such
-//!   (`alignment.rs`).
-//! - [`campaign`] (`campaign.rs`): runs of consecutive cases of a
-//!   [`Generator`](crate::generator::Generator) (or of one shard of it), in
-//!   parallel, one [`RunRecord`] each; the first failing run, re-run case by
-//!   case to find its smallest failing case ([`shrink`]).
-//! - [`Summary`] (`report.rs`): verdict counts, the slowest runs, and the
-//!   CPU time and memory by optimal length.
+//! - [`Runner`] ([`runner`]): runs the program on one input within
+//!   [`Limits`], in a bubblewrap [`sandbox`] (with our [`init`] as its
+//!   PID 1) and a cgroup where the machine has them, and returns a [`Run`]:
+//!   how it ended, CPU time, wall-clock time, peak memory, output.
+//!   [`Isolation`] says what was available.
+//! - [`judge`] ([`verdict`]): a run and the [checker](crate::checker) give a
+//!   [`Judgement`], with its [`Verdict`] (AC, WA, PE, TLE, MLE, RTE, OLE)
+//!   and message; missing and surplus output is named as such
+//!   ([`alignment`]).
+//! - [`campaign()`] ([`campaign`](mod@campaign)): runs of consecutive cases
+//!   of a [`Generator`](crate::generator::Generator) (or of one shard of
+//!   it), in parallel, one [`RunRecord`] each; the first failing run, re-run
+//!   case by case to find its smallest failing case ([`shrink`]).
+//! - [`Summary`] ([`report`]): verdict counts, the slowest runs, and the CPU
+//!   time and memory by optimal length.
 //!
 //! # Example
 //!
@@ -40,17 +39,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod alignment;
-mod campaign;
+pub mod alignment;
+pub mod campaign;
 mod cgroup;
-mod command;
+pub mod command;
 pub mod init;
-mod limits;
-mod report;
-mod runner;
-mod sandbox;
-mod verdict;
+pub mod limits;
+pub mod report;
+pub mod runner;
+pub mod sandbox;
+pub mod verdict;
 mod work_dir;
+
+// The main types, here for short paths.
 
 pub use alignment::Misalignment;
 pub use campaign::{

@@ -2,7 +2,7 @@
 //!
 //! When a program prints nothing for case 3, the lines under case 3 are
 //! really case 4's answer, and the checker, reading case by case, reports
-//! case 4's moves as wrong for case 3. [`explain`] finds what happened
+//! case 4's moves as wrong for case 3. `explain` finds what happened
 //! instead: it lays the output's lines against the expected ones (the
 //! exact answers, one moves line and one digit line per case, compared
 //! without trailing blanks), and at the first difference looks for the

@@ -21,7 +21,7 @@
 //!    as a per-process backstop, and all inherited descriptors but its
 //!    standard streams closed on exec. Without a cgroup, `RLIMIT_AS` is the
 //!    memory limit, per process.
-//! 3. It execs bubblewrap, whose PID 1 is our [init](super::init), which
+//! 3. It execs bubblewrap, whose PID 1 is our [`init`], which
 //!    starts the program; or, without a sandbox, the program itself, in a
 //!    process group of its own.
 //! 4. Every 10 ms at most (100 µs at first), the runner checks: the

@@ -346,6 +346,7 @@ fn write_text(
             if let Some(path) = &args.save_failing_to {
                 writeln!(out, "saved to {}", path.display())?;
             }
+            writeln!(out)?;
         }
     }
     if report.runs_not_reported > 0 {

@@ -118,12 +118,10 @@ impl RunnerArgs {
                 &format!("{error}: lower --memory-limit or --jobs"),
                 exit::USAGE,
             ),
-            RunnerError::Sandbox(SandboxError::NotInstalled) if self.hide.is_empty() => cannot(
-                &"--sandbox on, but bubblewrap (bwrap) is not installed: install it (Debian and Ubuntu: apt-get install bubblewrap)",
-                exit::OS_ERROR,
-            ),
             RunnerError::Sandbox(SandboxError::NotInstalled | SandboxError::Unusable(_)) => cannot(
-                &format!("{error} (the sandbox is needed for --sandbox on and for --hide)"),
+                &format!(
+                    "{error}, and --sandbox on and --hide need it (Debian and Ubuntu: apt-get install bubblewrap)"
+                ),
                 exit::OS_ERROR,
             ),
             RunnerError::Sandbox(_) => cannot(&error, exit::USAGE),

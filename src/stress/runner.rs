@@ -529,8 +529,9 @@ fn check_memory(options: &RunnerOptions) -> Result<(), RunnerError> {
     Ok(())
 }
 
-/// `MemAvailable` of `/proc/meminfo`, in bytes.
-fn available_memory() -> Option<u64> {
+/// The memory the machine has available now (`MemAvailable` of
+/// `/proc/meminfo`), in bytes; `None` where it cannot be read.
+pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text
         .lines()

@@ -13,6 +13,7 @@ use rotation_game::checker::Quote;
 use rotation_game::generator::{Generator, Shard};
 use rotation_game::judge::write_answer;
 use rotation_game::parser::format_input;
+use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
     self, CampaignReport, FailedRun, Isolation, Limits, RunRecord, Runner, StressOptions, Summary,
 };
@@ -75,8 +76,9 @@ pub struct StressArgs {
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     cases_per_run: u64,
 
-    /// How many runs go at once, 1 to 256 (default: the number of CPUs).
-    /// CPU time limits do not depend on it.
+    /// How many runs go at once, 1 to 256 (default: the number of CPUs, or
+    /// fewer if the memory available cannot hold that many runs at
+    /// --memory-limit). CPU time limits do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: Option<u64>,
 
@@ -191,10 +193,10 @@ pub fn run(args: StressArgs) -> ExitCode {
     let generator = whole.clone().sharded(shard);
     let requested = args.generator.boards(FOR_CAMPAIGNS);
     let count = generator.count(requested);
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |jobs| jobs as usize,
-    );
+    let jobs = match args.jobs {
+        Some(jobs) => jobs as usize,
+        None => default_jobs(&args.runner),
+    };
     let runner = match args.runner.runner(&args.program, jobs) {
         Ok(runner) => runner,
         Err(status) => return status,
@@ -281,6 +283,14 @@ pub fn run(args: StressArgs) -> ExitCode {
     )
     .and_then(|()| out.flush());
     exit::after_report(written, failed)
+}
+
+/// One run per CPU, but no more than the memory available holds at the
+/// memory limit (at least one).
+fn default_jobs(runner: &RunnerArgs) -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let fit = available_memory().map_or(cpus as u64, |bytes| bytes / runner.limits().memory_bytes);
+    cpus.min(fit as usize).max(1)
 }
 
 /// What the campaign covered: seed, mode, shard.

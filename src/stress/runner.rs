@@ -390,7 +390,7 @@ impl Runner {
 
         let mut meter = match &self.sandbox {
             Some(_) => ProcMeter::Pending,
-            None => ProcMeter::Group(group.id),
+            None => ProcMeter::Group(group.id, Duration::ZERO),
         };
         let mut stopped = None;
         let mut pause = Duration::from_micros(100);
@@ -866,40 +866,34 @@ fn collect<R: Read>(
 enum ProcMeter {
     /// Sandboxed, before bubblewrap has made the namespace.
     Pending,
-    /// The processes of this PID namespace (the target of a
-    /// `/proc/PID/ns/pid` link).
+    /// The processes of a PID namespace (the target of a `/proc/PID/ns/pid`
+    /// link), and the greatest sum seen.
     Namespace(PathBuf, Duration),
-    /// The processes of this process group.
-    Group(libc::pid_t),
-    /// The processes of a process group, with the greatest sum seen.
-    GroupSeen(libc::pid_t, Duration),
+    /// The processes of a process group, and the greatest sum seen.
+    Group(libc::pid_t, Duration),
 }
 
 impl ProcMeter {
     /// The CPU time the run's processes have used so far (never less than
-    /// an earlier reading: after the kill there is nothing left to read).
-    fn poll(&mut self, child: libc::pid_t) -> Duration {
+    /// an earlier reading: after the kill there is nothing left to read);
+    /// `bwrap` is bubblewrap's process id, for a pending meter.
+    fn poll(&mut self, bwrap: libc::pid_t) -> Duration {
+        if let ProcMeter::Pending = self
+            && let Some(namespace) = sandbox_namespace(bwrap)
+        {
+            *self = ProcMeter::Namespace(namespace, Duration::ZERO);
+        }
         match self {
-            ProcMeter::Pending => {
-                if let Some(namespace) = sandbox_namespace(child) {
-                    *self = ProcMeter::Namespace(namespace, Duration::ZERO);
-                    return self.poll(child);
-                }
-                Duration::ZERO
-            }
+            ProcMeter::Pending => Duration::ZERO,
             ProcMeter::Namespace(namespace, seen) => {
-                let namespace = namespace.clone();
-                *seen = (*seen).max(proc_cpu_time(|pid, _| {
+                let used = proc_cpu_time(|pid, _| {
                     std::fs::read_link(format!("/proc/{pid}/ns/pid"))
-                        .is_ok_and(|link| link == namespace)
-                }));
+                        .is_ok_and(|link| link == *namespace)
+                });
+                *seen = (*seen).max(used);
                 *seen
             }
-            ProcMeter::Group(group) => {
-                *self = ProcMeter::GroupSeen(*group, Duration::ZERO);
-                self.poll(child)
-            }
-            ProcMeter::GroupSeen(group, seen) => {
+            ProcMeter::Group(group, seen) => {
                 let group = *group;
                 *seen = (*seen).max(proc_cpu_time(|_, process_group| process_group == group));
                 *seen
@@ -910,8 +904,8 @@ impl ProcMeter {
     /// The last reading.
     fn last(&self) -> Duration {
         match self {
-            ProcMeter::Namespace(_, seen) | ProcMeter::GroupSeen(_, seen) => *seen,
-            ProcMeter::Pending | ProcMeter::Group(_) => Duration::ZERO,
+            ProcMeter::Namespace(_, seen) | ProcMeter::Group(_, seen) => *seen,
+            ProcMeter::Pending => Duration::ZERO,
         }
     }
 }

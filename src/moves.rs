@@ -158,6 +158,21 @@ impl MoveSequence {
         }
     }
 
+    /// The first `len` moves of `moves`, for code that unpacks sequences
+    /// in bulk.
+    ///
+    /// # Panics
+    ///
+    /// When `len` is more than `N` or than [`MAX_SEQUENCE_LENGTH`].
+    #[inline]
+    pub(crate) fn from_prefix<const N: usize>(moves: [Move; N], len: usize) -> MoveSequence {
+        assert!(len <= N && N <= MAX_SEQUENCE_LENGTH, "a prefix of the moves given");
+        let mut sequence = MoveSequence::new();
+        sequence.moves[..N].copy_from_slice(&moves);
+        sequence.len = len as u8;
+        sequence
+    }
+
     /// Parses a sequence of letters `A`–`H`; `None` for any other byte or a
     /// sequence longer than [`MAX_SEQUENCE_LENGTH`].
     pub fn from_letters(letters: &[u8]) -> Option<MoveSequence> {

@@ -46,9 +46,9 @@ const fn length(moves: u8) -> OptimalLength {
 pub const SOLVERS: &[SolverEntry] = &[
     SolverEntry {
         name: "pdb",
-        about: "IDA* with the exact pattern database (the default)",
+        about: "the answer read from the pattern database's path table (the default)",
         quick_max_length: OptimalLength::MAX,
-        build: |_| Box::new(PdbSolver::default()),
+        build: |_| Box::new(PdbSolver),
     },
     SolverEntry {
         name: "ida",

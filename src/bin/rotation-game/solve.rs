@@ -33,8 +33,8 @@ pub struct SolveArgs {
     /// Judge input to read; standard input when absent or "-".
     input: Option<PathBuf>,
 
-    /// Which solver answers: pdb (IDA* with an exact pattern database, the
-    /// default), ida (the classic IDA*), bfs (the breadth-first reference,
+    /// Which solver answers: pdb (the answer read from the pattern
+    /// database's path table, the default), ida (the classic IDA*), bfs (the breadth-first reference,
     /// which refuses boards needing more than --max-length moves), or
     /// descent (greedy descent on the pattern database).
     #[arg(long, value_name = "SOLVER", default_value = SolverEntry::default_entry().name,

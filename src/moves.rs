@@ -166,11 +166,22 @@ impl MoveSequence {
     /// When `len` is more than `N` or than [`MAX_SEQUENCE_LENGTH`].
     #[inline]
     pub(crate) fn from_prefix<const N: usize>(moves: [Move; N], len: usize) -> MoveSequence {
-        assert!(len <= N && N <= MAX_SEQUENCE_LENGTH, "a prefix of the moves given");
+        assert!(
+            len <= N && N <= MAX_SEQUENCE_LENGTH,
+            "a prefix of the moves given"
+        );
         let mut sequence = MoveSequence::new();
         sequence.moves[..N].copy_from_slice(&moves);
         sequence.len = len as u8;
         sequence
+    }
+
+    /// The letters of all [`MAX_SEQUENCE_LENGTH`] slots, of which the first
+    /// [`len`](MoveSequence::len) are the sequence's and the others some
+    /// letters `A`–`H`: one fixed-size copy for writers of many sequences.
+    #[inline]
+    pub(crate) fn padded_letters(&self) -> [u8; MAX_SEQUENCE_LENGTH] {
+        std::array::from_fn(|slot| b'A' + self.moves[slot].0)
     }
 
     /// Parses a sequence of letters `A`–`H`; `None` for any other byte or a

@@ -207,9 +207,8 @@ mod tests {
     /// smallest move that can start a shortest path, one that lowers the
     /// distance, and goes on with the smallest shortest path from there.
     fn certify_paths(paths: impl Fn(usize) -> u64) -> Result<(), BadPath> {
-        for index in 0..SUBSET_COUNT {
+        for (index, &length) in DISTANCES.iter().enumerate() {
             let cells = unrank(index);
-            let length = DISTANCES[index];
             let expected = match Move::ALL
                 .into_iter()
                 .find(|m| length > 0 && distance(m.apply_to(cells)) + 1 == length)
@@ -258,7 +257,10 @@ mod tests {
             let error = certify_paths(changed).expect_err("a changed entry breaks the certificate");
             // The broken entry is the changed one or a set whose path
             // continues with it.
-            assert!(error.rank == at || DISTANCES[error.rank] > DISTANCES[at], "{error:?}");
+            assert!(
+                error.rank == at || DISTANCES[error.rank] > DISTANCES[at],
+                "{error:?}"
+            );
         }
     }
 

@@ -145,7 +145,11 @@ pub trait Solver: Sync {
     /// [`solve`](Solver::solve)'s error. The solutions of the boards before
     /// it have been appended, so the refused board is the one at the index
     /// of the number of solutions appended.
-    fn solve_batch(&self, boards: &[Board], solutions: &mut Vec<Solution>) -> Result<(), SolveError> {
+    fn solve_batch(
+        &self,
+        boards: &[Board],
+        solutions: &mut Vec<Solution>,
+    ) -> Result<(), SolveError> {
         for board in boards {
             solutions.push(self.solve(board)?);
         }

@@ -46,9 +46,9 @@ use crate::pattern_database::{PATH_LENGTH_SHIFT, PATH_SLOTS, path_entry, path_sl
 use crate::solver::{Solution, SolveError, Solver};
 
 /// The default solver: the least of the board's three path-table entries
-/// (see the [module docs](self)).
+/// (see the [module docs](self)). Made by `PdbSolver::default()`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PdbSolver;
+pub struct PdbSolver(());
 
 impl PdbSolver {
     /// The answer for `board`, packed in eight bytes.
@@ -76,7 +76,11 @@ impl Solver for PdbSolver {
 
     /// The entries of up to [`ENTRIES_IN_FLIGHT`] boards first (independent
     /// reads, many in flight at once), then their solutions.
-    fn solve_batch(&self, boards: &[Board], solutions: &mut Vec<Solution>) -> Result<(), SolveError> {
+    fn solve_batch(
+        &self,
+        boards: &[Board],
+        solutions: &mut Vec<Solution>,
+    ) -> Result<(), SolveError> {
         solutions.reserve(boards.len());
         let mut packed = [PackedSolution(0); ENTRIES_IN_FLIGHT];
         for chunk in boards.chunks(ENTRIES_IN_FLIGHT) {
@@ -138,10 +142,16 @@ impl PackedSolution {
     pub(crate) fn ida_nodes(self) -> u64 {
         let path = self.path();
         let groups: u64 = (0..PATH_SLOTS / 4)
-            .map(|group| u64::from(NODES_OF_FOUR[((path >> path_slot_shift(4 * group + 3)) & 0xfff) as usize]))
+            .map(|group| {
+                u64::from(
+                    NODES_OF_FOUR[((path >> path_slot_shift(4 * group + 3)) & 0xfff) as usize],
+                )
+            })
             .sum();
         let seams: u64 = (1..PATH_SLOTS / 4)
-            .map(|group| u64::from(UNDO_BEFORE[((path >> path_slot_shift(4 * group)) & 0o77) as usize]))
+            .map(|group| {
+                u64::from(UNDO_BEFORE[((path >> path_slot_shift(4 * group)) & 0o77) as usize])
+            })
             .sum();
         1 + groups - seams - (PATH_SLOTS - self.len()) as u64
     }
@@ -227,7 +237,7 @@ mod tests {
         let search = IdaStar::with_heuristic("exact", Exact);
         for board in corpus() {
             let expected = search.solve(&board).unwrap();
-            let found = PdbSolver.solve(&board).unwrap();
+            let found = PdbSolver::default().solve(&board).unwrap();
             assert_eq!(found, expected, "{board}");
             assert!(found.same_answer(&DescentSolver.solve(&board).unwrap()));
         }
@@ -237,8 +247,13 @@ mod tests {
     fn a_batch_is_solved_as_each_board_alone() {
         let boards = corpus();
         let mut solutions = Vec::new();
-        PdbSolver.solve_batch(&boards, &mut solutions).unwrap();
-        let alone: Vec<Solution> = boards.iter().map(|b| PdbSolver.solve(b).unwrap()).collect();
+        PdbSolver::default()
+            .solve_batch(&boards, &mut solutions)
+            .unwrap();
+        let alone: Vec<Solution> = boards
+            .iter()
+            .map(|b| PdbSolver::default().solve(b).unwrap())
+            .collect();
         assert_eq!(solutions, alone);
     }
 
@@ -246,7 +261,7 @@ mod tests {
     fn packed_answers_order_as_the_judges_do() {
         let boards = corpus();
         for pair in boards.windows(2) {
-            let [a, b] = [pair[0], pair[1]].map(|board| PdbSolver.solve_packed(&board));
+            let [a, b] = [pair[0], pair[1]].map(|board| PdbSolver::default().solve_packed(&board));
             let judges = (a.len(), a.moves()).cmp(&(b.len(), b.moves()));
             if judges.is_ne() {
                 assert_eq!(a.cmp(&b), judges);

@@ -16,6 +16,9 @@
 //! answered and written before the error is reported. With `keep_going`
 //! each bad case is reported and the run goes on with the next.
 
+mod file_chunks;
+
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -491,6 +494,45 @@ pub fn solve_stream<R: Read + Send, W: Write>(
     } else {
         solve_in_parallel(cases, &mut output, answering, options, report, &mut summary)?;
     }
+    output.flush()?;
+    Ok(summary)
+}
+
+/// [`solve_stream`] for judge input in a file. With several threads on a
+/// regular file (not a terminal or a pipe), the threads read the file too,
+/// each its own chunks by position, from the file's current position on;
+/// otherwise it is [`solve_stream`]. Output, reports and summary are the
+/// same either way.
+///
+/// Chunks are solved in parallel as long as the input is written the
+/// canonical way (one case a line, single spaces); from the first chunk
+/// that is not, the rest is read sequentially, as [`solve_stream`] reads
+/// it. The file's own position is moved.
+///
+/// # Errors
+///
+/// As [`solve_stream`].
+pub fn solve_file<W: Write>(
+    file: File,
+    mut output: W,
+    solver: &dyn Solver,
+    format: &dyn AnswerFormat,
+    options: SolveOptions,
+    report: &mut dyn FnMut(&CaseError),
+) -> io::Result<SolveSummary> {
+    let chunks = (options.threads > 1 && !options.interactive)
+        .then(|| file_chunks::FileChunks::new(&file))
+        .flatten();
+    let Some(chunks) = chunks else {
+        return solve_stream(file, output, solver, format, options, report);
+    };
+    let mut summary = SolveSummary::default();
+    let answering = Answering {
+        solver,
+        format,
+        keep_going: options.keep_going,
+    };
+    chunks.solve(&mut output, answering, options, report, &mut summary)?;
     output.flush()?;
     Ok(summary)
 }

@@ -303,6 +303,22 @@ impl<R: Read> CaseReader<R> {
         }
     }
 
+    /// A reader over `input` that goes on with a judge input whose first
+    /// `offset` bytes were read elsewhere: they were whole lines (`offset`
+    /// is the start of line `line`) holding whole cases (the next one is
+    /// case `case`), and `input` starts at byte `offset`. It reads, numbers
+    /// and reports from there exactly as one reader over the whole input
+    /// would.
+    pub(crate) fn resume(input: R, offset: u64, line: u64, case: usize) -> CaseReader<R> {
+        CaseReader {
+            buffer_offset: offset,
+            line,
+            line_start: offset,
+            case,
+            ..CaseReader::new(input)
+        }
+    }
+
     /// The number (1-based) of the next case to be read.
     pub fn next_case_number(&self) -> usize {
         self.case

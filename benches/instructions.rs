@@ -13,8 +13,9 @@ use std::hint::black_box;
 
 use gungraun::prelude::*;
 use rotation_game::OptimalLength;
+use rotation_game::checker::{CheckOptions, Checker};
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream};
+use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream, solve_to_string};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{Board, IdaSolver, PdbSolver, Solver};
 
@@ -74,7 +75,29 @@ fn judge(input: String) -> usize {
     black_box(output.len())
 }
 
-library_benchmark_group!(name = hot_paths, benchmarks = [pdb, ida, parse, judge]);
+/// The judge input and its right answers.
+fn judge_input_and_answers(count: u64) -> (String, String) {
+    let input = judge_input(count);
+    let answers = solve_to_string(input.as_bytes(), &PdbSolver::default()).expect("valid input");
+    (input, answers)
+}
+
+#[library_benchmark]
+#[bench::uniform_10000(judge_input_and_answers(10_000))]
+fn check((input, answers): (String, String)) -> bool {
+    let checker = Checker::from_judge_input(black_box(input.as_bytes())).expect("valid input");
+    let options = CheckOptions::default();
+    black_box(
+        checker
+            .check(black_box(answers.as_bytes()), &options)
+            .is_ok(),
+    )
+}
+
+library_benchmark_group!(
+    name = hot_paths,
+    benchmarks = [pdb, ida, parse, judge, check]
+);
 
 main!(
     config = LibraryBenchmarkConfig::default().env("RAYON_NUM_THREADS", "1"),

@@ -191,9 +191,10 @@ impl MoveSequence {
             return None;
         }
         let mut sequence = MoveSequence::new();
-        for &letter in letters {
-            sequence.push(Move::from_letter(letter)?);
+        for (slot, &letter) in sequence.moves.iter_mut().zip(letters) {
+            *slot = Move::from_letter(letter)?;
         }
+        sequence.len = letters.len() as u8;
         Some(sequence)
     }
 

@@ -742,7 +742,7 @@ pub(crate) const CANONICAL_LINE: usize = 2 * CELL_COUNT;
 /// `0x31`, `0x32` or `0x33`, so its bit 0 is set for 1 and 3 and its bit 1
 /// for 2 and 3; one multiplication gathers bit 0 of the four digits of a
 /// word into four adjacent bits, another bit 1.
-#[inline]
+#[inline(always)]
 pub(crate) fn canonical_line_sets(bytes: &[u8; CANONICAL_LINE]) -> Option<[u32; 3]> {
     /// Bit 0 of each digit byte of a word.
     const LANES: u64 = 0x0001_0001_0001_0001;

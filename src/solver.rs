@@ -39,6 +39,7 @@ pub use bfs::BfsSolver;
 pub use centre_heuristic::CentreHeuristic;
 pub use descent::{Descent, DescentSolver, descend};
 pub use ida_star::{Heuristic, IdaStar};
+pub(crate) use pdb::PackedSolution;
 pub use pdb::PdbSolver;
 pub use registry::{SOLVERS, SolverEntry, SolverOptions, UnknownSolver};
 

@@ -36,9 +36,9 @@ use crate::length::OptimalLength;
 use crate::moves::MoveSequence;
 
 pub use bfs::BfsSolver;
-pub use centre_heuristic::CentreHeuristic;
+pub use centre_heuristic::{CentreCounts, CentreHeuristic};
 pub use descent::{Descent, DescentSolver, descend};
-pub use ida_star::{Heuristic, IdaStar};
+pub use ida_star::{Heuristic, IdaStar, MovePruning, Sifted};
 pub(crate) use pdb::PackedSolution;
 pub use pdb::PdbSolver;
 pub use registry::{SOLVERS, SolverEntry, SolverOptions, UnknownSolver};

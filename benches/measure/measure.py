@@ -34,7 +34,7 @@ def run(command, rss_file):
     # it before it runs the command.
     argv = ["/usr/bin/time", "-f", "%M", "-o", rss_file, "sh", "-c", command]
     started = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     if status != 0:
@@ -43,6 +43,14 @@ def run(command, rss_file):
     with open(rss_file) as report:
         peak_kb = int(report.read().split()[-1])
     return wall, cpu, peak_kb / 1000
+
+
+def rate(per_second, what):
+    """A rate in a readable unit."""
+    for scale, prefix in ((1e6, "M "), (1e3, "k ")):
+        if per_second >= 10 * scale:
+            return f"{per_second / scale:.2f} {prefix}{what}/s"
+    return f"{per_second:.2f} {what}/s"
 
 
 def load():
@@ -78,8 +86,8 @@ def main():
         )
         if args.items:
             line += (
-                f" | {args.items / wall_min / 1e6:7.2f} M {args.what}/s by min wall,"
-                f" {args.items / cpu_median / 1e6:7.2f} M/s by median CPU"
+                f" | {rate(args.items / wall_min, args.what)} by min wall,"
+                f" {rate(args.items / cpu_median, args.what)} by median CPU"
             )
         if reference is None:
             reference = (wall_min, cpu_median)

@@ -17,7 +17,7 @@ use rotation_game::checker::{CheckOptions, Checker};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream, solve_to_string};
 use rotation_game::parser::{CaseReader, format_input};
-use rotation_game::{Board, IdaSolver, PdbSolver, Solver};
+use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solver};
 
 const SEED: u64 = 2286;
 
@@ -51,6 +51,12 @@ fn pdb(boards: Vec<Board>) -> usize {
 #[bench::length_8_10(depth_boards(8, 10))]
 fn ida(boards: Vec<Board>) -> usize {
     black_box(solve_all(&IdaSolver::default(), black_box(&boards)))
+}
+
+#[library_benchmark]
+#[bench::length_6_10(depth_boards(6, 10))]
+fn bfs(boards: Vec<Board>) -> usize {
+    black_box(solve_all(&BfsSolver::default(), black_box(&boards)))
 }
 
 #[library_benchmark]
@@ -96,7 +102,7 @@ fn check((input, answers): (String, String)) -> bool {
 
 library_benchmark_group!(
     name = hot_paths,
-    benchmarks = [pdb, ida, parse, judge, check]
+    benchmarks = [pdb, ida, bfs, parse, judge, check]
 );
 
 main!(

@@ -13,37 +13,8 @@
 //! reached within the bound; so the first goal it meets is reached by the
 //! lexicographically smallest optimal sequence.
 //!
-//! # Moves it never plays
-//!
-//! Call `w` the lexicographically smallest optimal sequence. The search
-//! skips a move when the sequence so far, followed by it, ends with a
-//! pattern that `w` cannot contain ([`MovePruning::Canonical`]):
-//!
-//! - *a move followed by its inverse*: removing the pair gives a sequence
-//!   two moves shorter that reaches the same board, so `w` would not be
-//!   optimal;
-//! - *`y x` where `x < y` and the two moves commute*: moves commute exactly
-//!   when their lines share no cell (A or F with B or E; C or H with D or
-//!   G; a move with itself and its inverse), and swapping them reaches the
-//!   same board in as many moves with a smaller sequence, so `w` would not
-//!   be the smallest;
-//! - *four times the same move*: a line of seven cells rotated four times
-//!   one way is rotated three times the other way, a shorter sequence;
-//! - *a move whose inverse was played earlier with only moves commuting with
-//!   it in between* (`A E F`): moving it next to its inverse and removing
-//!   both gives a sequence two moves shorter reaching the same board.
-//!
-//! Skipping them changes nothing about the answer. No prefix of `w` ends
-//! with such a pattern, so every node on `w`'s path is still generated: at
-//! bound `L` the search still meets `w`, and everything it meets before is
-//! a smaller sequence of length `L`, so `w` is the first goal it meets.
-//! Below `L`, the first node of `w`'s path that the bound prunes still sets
-//! the next bound to at most `L`, so the bound still never passes `L`.
-//! Only the effort changes: the nodes generated, and so [`Solution::nodes`].
-//!
-//! [`MovePruning::UndoOnly`] skips the first pattern only: the classic
-//! algorithm, whose node counts measure what the classic judge solutions
-//! do ([`IdaStar::with_pruning`]).
+//! [`MovePruning`] says which moves the search skips, and proves that the
+//! answer cannot change.
 
 use crate::board::Board;
 use crate::geometry::LINES;
@@ -133,7 +104,39 @@ pub struct Sifted {
     pub least_beyond: Option<u8>,
 }
 
-/// Which moves [`IdaStar`] never plays; see the [module docs](self).
+/// Which moves [`IdaStar`] never plays.
+///
+/// # The moves skipped
+///
+/// Call `w` the lexicographically smallest optimal sequence. The search
+/// skips a move when the sequence so far, followed by it, ends with a
+/// pattern that `w` cannot contain ([`MovePruning::Canonical`]):
+///
+/// - *a move followed by its inverse*: removing the pair gives a sequence
+///   two moves shorter that reaches the same board, so `w` would not be
+///   optimal;
+/// - *`y x` where `x < y` and the two moves commute*: moves commute exactly
+///   when their lines share no cell (A or F with B or E; C or H with D or
+///   G; a move with itself and its inverse), and swapping them reaches the
+///   same board in as many moves with a smaller sequence, so `w` would not
+///   be the smallest;
+/// - *four times the same move*: a line of seven cells rotated four times
+///   one way is rotated three times the other way, a shorter sequence;
+/// - *a move whose inverse was played earlier with only moves commuting with
+///   it in between* (`A E F`): moving it next to its inverse and removing
+///   both gives a sequence two moves shorter reaching the same board.
+///
+/// Skipping them changes nothing about the answer. No prefix of `w` ends
+/// with such a pattern, so every node on `w`'s path is still generated: at
+/// bound `L` the search still meets `w`, and everything it meets before is
+/// a smaller sequence of length `L`, so `w` is the first goal it meets.
+/// Below `L`, the first node of `w`'s path that the bound prunes still sets
+/// the next bound to at most `L`, so the bound still never passes `L`.
+/// Only the effort changes: the nodes generated, and so [`Solution::nodes`].
+///
+/// [`MovePruning::UndoOnly`] skips the first pattern only: the classic
+/// algorithm, whose node counts measure what the classic judge solutions
+/// do ([`IdaStar::with_pruning`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MovePruning {
     /// Only the inverse of the previous move: the classic algorithm, node

@@ -1,52 +1,56 @@
 //! The default solver: the answer read from the pattern database's path
 //! table, without a search.
 //!
-//! # Why the least entry is the answer
-//!
-//! Write `d(S)` for the exact distance of a set `S` of eight cells to the
-//! centre (the [pattern database](crate::pattern_database)) and, for a
-//! board whose digits sit on `S1`, `S2` and `S3`, `L = min d(Si)`, its
-//! optimal length. A move permutes the cells and its inverse is a move, so
-//! it changes each `d(Si)` by at most one.
-//!
-//! 1. *The optimal solutions of the board are the union, over the digits
-//!    `i` with `d(Si) = L`, of the shortest sequences bringing `Si` into the
-//!    centre.* A sequence of `L` moves solves the board when it brings some
-//!    digit's cells into the centre; a digit with `d(Si) > L` cannot get
-//!    there in `L` moves, and a digit with `d(Si) = L` gets there exactly by
-//!    one of its own shortest sequences.
-//! 2. *The path table holds, for each set, its lexicographically smallest
-//!    shortest sequence*: a test certifies it entry by entry against the
-//!    certified distances ([`path_entry`]).
-//! 3. The smallest element of a union is the least of the parts' smallest
-//!    elements. The paths of two digits differ (they end with different
-//!    digits in the centre), so the least is unique, and its digit is the
-//!    one it leaves in the centre. An entry holds the length above the
-//!    moves, the first move highest, so the numeric minimum of the three
-//!    entries is the shortest length and, among paths of that length, the
-//!    lexicographically smallest: exactly the union's smallest element.
-//!
-//! So a board costs three ranks, three independent table reads and two
-//! comparisons. [`PdbSolver::solve_batch`] reads the entries of many boards
-//! before unpacking any, so that the processor overlaps their reads.
-//!
-//! # Effort
-//!
-//! `nodes` is what the earlier form of this solver, IDA* guided by the exact
-//! distances ([`IdaStar`](crate::solver::IdaStar) with the immediate undo
-//! skipped), generates on the board, so that the JSON output is unchanged:
-//! such a search never backtracks, and at each step it generates the moves
-//! up to the chosen one except the undo of the previous move, plus one node
-//! for the start ([`PackedSolution::ida_nodes`]; a test compares it with
-//! that search).
+//! [`PdbSolver`], whose docs prove it, and [`PackedSolution`], its answer
+//! in eight bytes.
 
 use crate::board::{Board, Digit};
 use crate::moves::{Move, MoveSequence};
 use crate::pattern_database::{PATH_LENGTH_SHIFT, PATH_SLOTS, path_entry, path_slot_shift};
 use crate::solver::{Solution, SolveError, Solver};
 
-/// The default solver: the least of the board's three path-table entries
-/// (see the [module docs](self)). Made by `PdbSolver::default()`.
+/// The default solver: the least of the board's three path-table entries.
+/// Made by `PdbSolver::default()`.
+///
+/// # Why the least entry is the answer
+///
+/// Write `d(S)` for the exact distance of a set `S` of eight cells to the
+/// centre (the [pattern database](crate::pattern_database)) and, for a
+/// board whose digits sit on `S1`, `S2` and `S3`, `L = min d(Si)`, its
+/// optimal length. A move permutes the cells and its inverse is a move, so
+/// it changes each `d(Si)` by at most one.
+///
+/// 1. *The optimal solutions of the board are the union, over the digits
+///    `i` with `d(Si) = L`, of the shortest sequences bringing `Si` into the
+///    centre.* A sequence of `L` moves solves the board when it brings some
+///    digit's cells into the centre; a digit with `d(Si) > L` cannot get
+///    there in `L` moves, and a digit with `d(Si) = L` gets there exactly by
+///    one of its own shortest sequences.
+/// 2. *The path table holds, for each set, its lexicographically smallest
+///    shortest sequence*: a test certifies it entry by entry against the
+///    certified distances ([`path_entry`]).
+/// 3. The smallest element of a union is the least of the parts' smallest
+///    elements. The paths of two digits differ (they end with different
+///    digits in the centre), so the least is unique, and its digit is the
+///    one it leaves in the centre. An entry holds the length above the
+///    moves, the first move highest, so the numeric minimum of the three
+///    entries is the shortest length and, among paths of that length, the
+///    lexicographically smallest: exactly the union's smallest element.
+///
+/// So a board costs three ranks, three independent table reads and two
+/// comparisons. [`PdbSolver::solve_batch`] reads the entries of many boards
+/// before unpacking any, so that the processor overlaps their reads.
+///
+/// # Effort
+///
+/// `nodes` is what the earlier form of this solver, IDA* guided by the exact
+/// distances ([`IdaStar`](crate::solver::IdaStar) with
+/// [`MovePruning::UndoOnly`](crate::solver::MovePruning::UndoOnly)),
+/// generates on the board, so that the JSON output is unchanged: such a
+/// search never backtracks, and at each step it generates the moves up to
+/// the chosen one except the undo of the previous move, plus one node for
+/// the start. It is computed from the packed moves by two small tables; a
+/// test compares it with that search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PdbSolver(());
 
@@ -74,8 +78,8 @@ impl Solver for PdbSolver {
         Ok(self.solve_packed(board).solution())
     }
 
-    /// The entries of up to [`ENTRIES_IN_FLIGHT`] boards first (independent
-    /// reads, many in flight at once), then their solutions.
+    /// The entries of up to 64 boards first (independent reads, many in
+    /// flight at once), then their solutions.
     fn solve_batch(
         &self,
         boards: &[Board],
@@ -131,7 +135,7 @@ impl PackedSolution {
     }
 
     /// The nodes IDA* guided by the exact distances generates on the board
-    /// (see the [module docs](self)): one for the start, and for each move
+    /// (see [`PdbSolver`]): one for the start, and for each move
     /// `m` of the answer, the moves up to `m` except the undo of the move
     /// before it.
     ///

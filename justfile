@@ -107,6 +107,10 @@ measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=perf_before:
         "after, 2 threads=$after solve --threads 2 $input" \
         "before, 1 thread=$before solve --threads 1 $input" \
         "before, 2 threads=$before solve --threads 2 $input"
+    echo "start-up: the statement's sample, whole process"
+    benches/measure/measure.py --rounds 50 \
+        "after=$after solve examples/sample.txt" \
+        "before=$before solve examples/sample.txt"
 
 # check on CASES uniform cases and their right answers, BEFORE's binary and this one, interleaved (--output-limit above the 18 bytes a case can take).
 measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:

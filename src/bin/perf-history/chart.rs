@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordusize;
 use plotters::prelude::*;
 
 use crate::history::Row;
@@ -65,7 +67,8 @@ fn short_count(value: f64) -> String {
     format!("{scaled:.decimals$}{unit}")
 }
 
-/// Draws one bench's chart on `area`.
+/// Draws one bench's chart on `area`: on a log scale when the counts span
+/// a factor of three or more, else on a linear one.
 fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, series: &Series<'_>) -> Result<(), String> {
     let error = |e: DrawingAreaErrorKind<_>| format!("drawing {}: {e}", series.bench);
     let values: Vec<f64> = series
@@ -75,27 +78,58 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, series: &Series<'_>) -> Resul
         .flatten()
         .map(|&v| v as f64)
         .collect();
-    let (low, high) = values.iter().fold((f64::MAX, f64::MIN), |(low, high), &v| {
-        (low.min(v), high.max(v))
-    });
     if values.is_empty() {
         return Ok(());
     }
-    // From a power of ten, so that the log scale labels every decade the
-    // counts span.
-    let low = 10f64.powf((low / 1.1).log10().floor());
-    let high = high * GATE * 1.3;
+    let (least, most) = values.iter().fold((f64::MAX, f64::MIN), |(low, high), &v| {
+        (low.min(v), high.max(v))
+    });
     let n = series.commits.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{} (instructions, log scale)", series.bench),
-            ("sans-serif", 18),
-        )
-        .margin(12)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
-        .build_cartesian_2d((0..n).into_segmented(), (low..high).log_scale())
-        .map_err(error)?;
+    let builder = |scale: &str| {
+        let mut builder = ChartBuilder::on(area);
+        builder
+            .caption(
+                format!("{} (instructions{scale})", series.bench),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(50)
+            .y_label_area_size(70);
+        builder
+    };
+    if most / least >= 3.0 {
+        // From a power of ten, so that the scale labels every decade the
+        // counts span.
+        let low = 10f64.powf((least / 1.1).log10().floor());
+        let high = most * GATE * 1.3;
+        let chart = builder(", log scale")
+            .build_cartesian_2d((0..n).into_segmented(), (low..high).log_scale())
+            .map_err(error)?;
+        let height = move |y: f64| (y / low).ln() / (high / low).ln();
+        draw_on(chart, series, height)
+    } else {
+        let low = least * 0.9;
+        let high = most * GATE * 1.08;
+        let chart = builder("")
+            .build_cartesian_2d((0..n).into_segmented(), low..high)
+            .map_err(error)?;
+        let height = move |y: f64| (y - low) / (high - low);
+        draw_on(chart, series, height)
+    }
+}
+
+/// Draws `series` on `chart`, whose y axis puts a count at `height` (0 at
+/// the bottom, 1 at the top).
+fn draw_on<'a, Y>(
+    mut chart: ChartContext<'a, SVGBackend<'a>, Cartesian2d<SegmentedCoord<RangedCoordusize>, Y>>,
+    series: &Series<'_>,
+    height: impl Fn(f64) -> f64,
+) -> Result<(), String>
+where
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let error = |e: DrawingAreaErrorKind<_>| format!("drawing {}: {e}", series.bench);
+    let n = series.commits.len();
     let commits = series.commits;
     chart
         .configure_mesh()
@@ -181,9 +215,22 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, series: &Series<'_>) -> Resul
                 + Text::new(short_count(*y), (4, -16), ("sans-serif", 12).into_font())
         }))
         .map_err(error)?;
+    // The legend in the right-hand corner the latest counts leave free.
+    let latest: Vec<f64> = points
+        .iter()
+        .rev()
+        .take(n.div_ceil(3))
+        .map(|(_, y)| height(*y))
+        .collect();
+    let latest_height = latest.iter().sum::<f64>() / latest.len().max(1) as f64;
+    let corner = if latest_height > 0.5 {
+        SeriesLabelPosition::LowerRight
+    } else {
+        SeriesLabelPosition::UpperRight
+    };
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(corner)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 13))

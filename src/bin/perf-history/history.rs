@@ -175,7 +175,11 @@ pub fn measure_commit(
     let short = &commit[..commit.len().min(12)];
     let tree = work.join(short);
     let tree_text = tree.to_string_lossy().into_owned();
-    let _ = git(repository, &["worktree", "remove", "--force", &tree_text]);
+    // A worktree left by an interrupted run.
+    if tree.exists() {
+        git(repository, &["worktree", "remove", "--force", &tree_text])?;
+    }
+    git(repository, &["worktree", "prune"])?;
     git(
         repository,
         &["worktree", "add", "--detach", "--force", &tree_text, commit],

@@ -103,14 +103,20 @@ measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=perf_before:
     [ -f "$input" ] || "$after" gen --seed 1 --uniform --boards {{BOARDS}} > "$input"
     cmp <("$before" solve "$input") <("$after" solve --threads 2 "$input") && echo "output identical to {{BEFORE}}'s"
     benches/measure/measure.py --rounds {{ROUNDS}} --items {{BOARDS}} --what boards \
+        --speed-up "after, 1 thread/before, 1 thread" \
+        --speed-up "after, 2 threads/after, 1 thread" \
+        --speed-up "before, 2 threads/before, 1 thread" \
         "after, 1 thread=$after solve --threads 1 $input" \
         "after, 2 threads=$after solve --threads 2 $input" \
         "before, 1 thread=$before solve --threads 1 $input" \
         "before, 2 threads=$before solve --threads 2 $input"
+    echo "per-thread CPU time (perf sched), after: 1 thread, then 2 threads"
+    benches/measure/threads.sh 5 2 "$after" solve --threads 1 "$input"
+    benches/measure/threads.sh 5 2 "$after" solve --threads 2 "$input"
     echo "start-up: the statement's sample, whole process"
     benches/measure/measure.py --rounds 50 \
-        "after=$after solve examples/sample.txt" \
-        "before=$before solve examples/sample.txt"
+        "before=$before solve examples/sample.txt" \
+        "after=$after solve examples/sample.txt"
 
 # check on CASES uniform cases and their right answers, BEFORE's binary and this one, interleaved (--output-limit above the 18 bytes a case can take).
 measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:
@@ -125,8 +131,8 @@ measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:
     "$after" solve --threads 2 "$input" > "$input.answers"
     limit=$(( {{CASES}} * 18 + 1024 ))
     benches/measure/measure.py --rounds {{ROUNDS}} --items {{CASES}} --what cases \
-        "after=$after check --output-limit $limit $input $input.answers" \
-        "before=$before check --output-limit $limit $input $input.answers"
+        "before=$before check --output-limit $limit $input $input.answers" \
+        "after=$after check --output-limit $limit $input $input.answers"
 
 # The cross-check: verify --uniform --boards BOARDS --solvers pdb,ida, BEFORE's binary and this one, interleaved; then ida alone on 300 uniform boards and bfs alone on 20 boards of length 8.
 measure-verify BOARDS="20000" ROUNDS="3" BEFORE=perf_before:
@@ -137,18 +143,18 @@ measure-verify BOARDS="20000" ROUNDS="3" BEFORE=perf_before:
     after=target/release/rotation-game
     mkdir -p target/measure
     benches/measure/measure.py --rounds {{ROUNDS}} --items {{BOARDS}} --what boards \
-        "after=$after verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2" \
-        "before=$before verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2"
+        "before=$before verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2" \
+        "after=$after verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2"
     "$after" gen --seed 3 --uniform --boards 300 > target/measure/ida-300.txt
     "$after" gen --seed 8 --length 8 --boards 20 > target/measure/bfs-20.txt
     cmp <("$before" solve --solver ida target/measure/ida-300.txt) <("$after" solve --solver ida target/measure/ida-300.txt) && echo "ida: output identical to {{BEFORE}}'s"
     benches/measure/measure.py --rounds {{ROUNDS}} --items 300 --what boards \
-        "ida after=$after solve --solver ida target/measure/ida-300.txt" \
-        "ida before=$before solve --solver ida target/measure/ida-300.txt"
+        "ida before=$before solve --solver ida target/measure/ida-300.txt" \
+        "ida after=$after solve --solver ida target/measure/ida-300.txt"
     cmp <("$before" solve --solver bfs target/measure/bfs-20.txt) <("$after" solve --solver bfs target/measure/bfs-20.txt) && echo "bfs: output identical to {{BEFORE}}'s"
     benches/measure/measure.py --rounds {{ROUNDS}} --items 20 --what boards \
-        "bfs after=$after solve --solver bfs target/measure/bfs-20.txt" \
-        "bfs before=$before solve --solver bfs target/measure/bfs-20.txt"
+        "bfs before=$before solve --solver bfs target/measure/bfs-20.txt" \
+        "bfs after=$after solve --solver bfs target/measure/bfs-20.txt"
 
 # Compare what BEFORE's binary and this one print (solve's stdout, stderr and exit status on valid and broken inputs, file/redirect/pipe, 1-3 threads, JSON; check's verdicts).
 measure-identical BEFORE=perf_before:

@@ -16,7 +16,9 @@ to /dev/null unless it redirects it). For each label the report gives:
   median CPU time.
 
 The load average before and after is printed, to say what the machine was
-doing. The first label is the reference for the ratios.
+doing. Each --speed-up A/B prints how many times faster A ran than B: B's
+minimum wall time over A's, and B's median CPU time over A's (by default,
+every label against the first).
 """
 
 import argparse
@@ -48,7 +50,7 @@ def run(command, rss_file):
 def rate(per_second, what):
     """A rate in a readable unit."""
     for scale, prefix in ((1e6, "M "), (1e3, "k ")):
-        if per_second >= 10 * scale:
+        if per_second >= scale:
             return f"{per_second / scale:.2f} {prefix}{what}/s"
     return f"{per_second:.2f} {what}/s"
 
@@ -62,6 +64,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--items", type=float, default=0)
     parser.add_argument("--what", default="items")
+    parser.add_argument("--speed-up", action="append", default=[], metavar="A/B")
     parser.add_argument("commands", nargs="+", metavar="LABEL=COMMAND")
     args = parser.parse_args()
     commands = [spec.split("=", 1) for spec in args.commands]
@@ -73,13 +76,14 @@ def main():
                 runs[label].append(run(command, rss_file.name))
     print(f"load average after:  {load()}")
     print(f"{args.rounds} interleaved rounds")
-    reference = None
     width = max(len(label) for label, _ in commands)
+    summary = {}
     for label, _ in commands:
         walls = [wall for wall, _, _ in runs[label]]
         cpus = [cpu for _, cpu, _ in runs[label]]
         rss = max(peak for _, _, peak in runs[label])
         wall_min, cpu_median = min(walls), statistics.median(cpus)
+        summary[label] = (wall_min, cpu_median)
         line = (
             f"{label:<{width}}  wall median {statistics.median(walls):8.3f} s, min {wall_min:8.3f} s"
             f" | CPU median {cpu_median:8.3f} s, min {min(cpus):8.3f} s | peak RSS {rss:6.1f} MB"
@@ -89,11 +93,16 @@ def main():
                 f" | {rate(args.items / wall_min, args.what)} by min wall,"
                 f" {rate(args.items / cpu_median, args.what)} by median CPU"
             )
-        if reference is None:
-            reference = (wall_min, cpu_median)
-        else:
-            line += f" | vs {commands[0][0]}: wall min {reference[0] / wall_min:.2f}x, CPU {reference[1] / cpu_median:.2f}x"
         print(line)
+    pairs = [pair.split("/", 1) for pair in args.speed_up] or [
+        (label, commands[0][0]) for label, _ in commands[1:]
+    ]
+    for faster, slower in pairs:
+        (fast_wall, fast_cpu), (slow_wall, slow_cpu) = summary[faster], summary[slower]
+        print(
+            f"{faster} over {slower}: {slow_wall / fast_wall:.2f}x by min wall,"
+            f" {slow_cpu / fast_cpu:.2f}x by median CPU"
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@
 //! `Cargo.lock` (`just perf-gate` installs it).
 //!
 //! Rayon is fixed to one thread; nothing here spawns threads anyway.
+//!
+//! `just perf-bench --bmf FILE` runs them through the `perf-history` tool and
+//! also writes the counts in the Bencher Metric Format; `just perf-history N`
+//! runs them on each of the last `N` commits and draws the counts.
 
 use std::hint::black_box;
 

@@ -5,12 +5,15 @@
 //!
 //! For each case the judges want two lines: the moves (or
 //! `No moves needed`), then the centre digit, each ended by `\n`.
-//! [`write_answer`] is the one writer of that form in the crate.
+//! [`write_answer`] defines that form; [`JudgeFormat`] writes a batch of
+//! answers faster, and a test holds it to `write_answer`'s bytes.
 //!
 //! [`solve_stream`] runs the whole pipeline: it streams cases from a
-//! [`CaseReader`], solves them, and writes each answer in input order
-//! through an [`AnswerFormat`]: [`JudgeFormat`] writes the judges' form; the
-//! command line adds its JSON lines.
+//! [`CaseReader`], solves them a batch at a time ([`Solver::solve_batch`]),
+//! and writes the answers in input order through an [`AnswerFormat`]:
+//! [`JudgeFormat`] writes the judges' form, a batch at a time; the command
+//! line adds its JSON lines. [`solve_file`] does the same for a file, which
+//! several threads then read at once, each its own chunks.
 //!
 //! Errors never lose answers: every valid case before the first bad one is
 //! answered and written before the error is reported. With `keep_going`

@@ -87,9 +87,15 @@ measure-solve BOARDS="1000000":
             target/release/rotation-game solve --threads "$threads" "$input" > /dev/null
     done
 
-# Fuzz TARGET (check, parse, solve, validate) for SECONDS s; corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
+# Fuzz TARGET for SECONDS s (`cd fuzz && cargo fuzz list` names the targets); corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
 fuzz TARGET SECONDS="60":
-    cd fuzz && mkdir -p corpus/{{TARGET}} && cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout=10 -dict=rotation.dict
+    #!/usr/bin/env bash
+    set -euo pipefail
+    source fuzz/targets.sh
+    dictionary=()
+    if uses_dictionary {{TARGET}}; then dictionary=(-dict=rotation.dict); fi
+    cd fuzz && mkdir -p corpus/{{TARGET}}
+    cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout=10 "${dictionary[@]}"
 
 # Fuzz every target in turn, SECONDS seconds each.
 fuzz-all SECONDS:
@@ -98,6 +104,18 @@ fuzz-all SECONDS:
     for target in $(cd fuzz && cargo +nightly fuzz list); do
         {{just_executable()}} -f {{justfile()}} -d "$PWD" fuzz "$target" {{SECONDS}}
     done
+
+# A campaign: every target for SECONDS s, JOBS at a time, logs in fuzz/logs/; then `just fuzz-report`.
+fuzz-campaign SECONDS="600" JOBS="1":
+    bash fuzz/campaign.sh {{SECONDS}} {{JOBS}}
+
+# The campaign's table: exec/s, corpus, coverage of each target's modules, last crash.
+fuzz-report:
+    bash fuzz/report.sh
+
+# Minimize a failing input, store it as fuzz/regressions/TARGET/NAME (replayed by cargo test), print the commit line.
+fuzz-promote TARGET FILE NAME:
+    bash fuzz/promote.sh {{TARGET}} {{quote(FILE)}} {{NAME}}
 
 # Minimize fuzz/corpus/TARGET in place (copy other corpora in first to merge them).
 fuzz-cmin TARGET:

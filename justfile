@@ -143,6 +143,15 @@ fuzz-coverage TARGET:
         -format=html -output-dir="coverage/{{TARGET}}/html"
     echo "HTML report: fuzz/coverage/{{TARGET}}/html/index.html"
 
+# Mutation testing of the solvers, pattern database, parser, validator and checker, group by group (.cargo/mutants-groups.txt); name GROUPS to run only those.
+mutants *GROUPS:
+    bash .cargo/mutants.sh {{GROUPS}}
+
+# Mutation testing of only the lines changed since BASE (git diff BASE), each group with its tests.
+mutants-diff BASE="main":
+    mkdir -p target/mutants && git diff {{BASE}} > target/mutants/changes.diff
+    MUTANTS_IN_DIFF=target/mutants/changes.diff bash .cargo/mutants.sh
+
 # Everything CI runs.
 ci:
     bash .ci/run

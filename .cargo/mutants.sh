@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Mutation testing, group by group: `just mutants [GROUP...]`.
 #
-# Each group of .cargo/mutants-groups.txt is one `cargo mutants` run over
-# the mutants its regular expression selects, testing each with only the
-# tests named for it, with the settings of .cargo/mutants.toml; its results
-# go to target/mutants/GROUP/mutants.out/. A summary table follows: mutants,
-# caught, missed, unviable, timeouts and time per group. A missed mutant is
-# listed in target/mutants/GROUP/mutants.out/missed.txt.
+# Each group of .cargo/mutants-groups.txt is tested over the mutants its
+# regular expression selects, with only the tests named for it and the
+# settings of .cargo/mutants.toml. A summary table follows: mutants, caught,
+# missed, unviable, timeouts and time per group; target/mutants/GROUP/
+# holds each shard's mutants.out/ (missed.txt lists the mutants no test
+# caught).
+#
+# How it stays fast: cargo-mutants would copy the tree and build every
+# dependency from scratch for each group. Instead this script keeps
+# MUTANTS_JOBS copies of the source under target/mutants/tree-N/, refreshed
+# from the working tree at each run but keeping their own target/ folders,
+# and runs `cargo mutants --in-place --shard N/JOBS` in each copy at once:
+# dependencies are built once per copy and kept between runs, and a mutant
+# costs an incremental build and its group's tests.
 #
 # Environment:
-#   MUTANTS_JOBS     parallel builds and tests (default 2)
+#   MUTANTS_JOBS     copies working at once (default 2)
 #   MUTANTS_IN_DIFF  a diff file: only the mutants in the lines it touches
 #                    (`just mutants-diff BASE` makes it from git)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
@@ -22,6 +30,7 @@ if ! cargo mutants --version >/dev/null 2>&1; then
     echo "mutants: cargo-mutants is not installed (cargo install cargo-mutants --locked)" >&2
     exit 2
 fi
+jobs="${MUTANTS_JOBS:-2}"
 
 # name|regex|test arguments, one group a line.
 groups="$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' .cargo/mutants-groups.txt |
@@ -35,8 +44,19 @@ for name in "${wanted[@]}"; do
 done
 in_diff=()
 if [ -n "${MUTANTS_IN_DIFF:-}" ]; then
-    in_diff=(--in-diff "$MUTANTS_IN_DIFF")
+    in_diff=(--in-diff "$(cd "$(dirname "$MUTANTS_IN_DIFF")" && pwd)/$(basename "$MUTANTS_IN_DIFF")")
 fi
+
+# The copies: the working tree's files (tracked, and untracked but not
+# ignored), each copy keeping its own target/.
+trees=()
+for ((shard = 0; shard < jobs; shard++)); do
+    tree="$root/target/mutants/tree-$shard"
+    mkdir -p "$tree"
+    find "$tree" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
+    git ls-files --cached --others --exclude-standard -z | xargs -0 cp --parents -t "$tree"
+    trees+=("$tree")
+done
 
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
@@ -45,34 +65,51 @@ while IFS='|' read -r name regex tests; do
     if [ "${#wanted[@]}" -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
         continue
     fi
-    out="target/mutants/$name"
+    out="$root/target/mutants/$name"
+    rm -rf "$out"
     mkdir -p "$out"
-    echo "=== mutants: $name ($regex), tests: $tests"
+    echo "=== mutants: $name ($regex), $jobs shards, tests: cargo test $tests"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
-    cargo mutants --jobs "${MUTANTS_JOBS:-2}" --re "$regex" --output "$out" "${in_diff[@]}" \
-        -- "${test_args[@]}" || status=1
+    pids=()
+    for ((shard = 0; shard < jobs; shard++)); do
+        cargo mutants --dir "${trees[$shard]}" --in-place --shard "$shard/$jobs" --sharding round-robin \
+            --re "$regex" --output "$out/shard-$shard" --colors never "${in_diff[@]}" \
+            -- "${test_args[@]}" >"$out/shard-$shard.log" 2>&1 &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || status=1
+    done
     seconds=$(($(date +%s) - start))
-    python3 - "$out/mutants.out/outcomes.json" "$name" "$seconds" >>"$summary" <<'PY'
+    python3 - "$out" "$name" "$seconds" "$jobs" >>"$summary" <<'PY'
 import json
+import pathlib
 import sys
 
-path, name, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-try:
-    with open(path) as file:
-        outcomes = json.load(file)
-except OSError:
-    print(f"| {name} | no outcomes (cargo mutants stopped early) | | | | | {seconds} s |")
-    sys.exit()
-counts = {key: outcomes.get(key, 0) for key in ("total_mutants", "caught", "missed", "unviable", "timeout")}
+out, name, seconds, jobs = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+keys = ("total_mutants", "caught", "missed", "unviable", "timeout")
+counts = dict.fromkeys(keys, 0)
+for shard in range(jobs):
+    path = out / f"shard-{shard}" / "mutants.out" / "outcomes.json"
+    try:
+        outcomes = json.loads(path.read_text())
+    except OSError:
+        print(f"| {name} | shard {shard} left no outcomes: see {out}/shard-{shard}.log | | | | | {seconds} s |")
+        sys.exit()
+    for key in keys:
+        counts[key] += outcomes.get(key, 0)
 print(f"| {name} | {counts['total_mutants']} | {counts['caught']} | {counts['missed']} "
       f"| {counts['unviable']} | {counts['timeout']} | {seconds // 60} min {seconds % 60} s |")
 PY
+    tail -n 1 "$summary"
+    cat "$out"/shard-*/mutants.out/missed.txt "$out"/shard-*/mutants.out/timeout.txt 2>/dev/null |
+        sed 's/^/    not caught: /' || true
 done <<<"$groups"
 
 echo
 echo "| group | mutants | caught | missed | unviable | timeout | time |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 cat "$summary"
-echo "(missed mutants: target/mutants/GROUP/mutants.out/missed.txt)"
+echo "(not caught: target/mutants/GROUP/shard-N/mutants.out/missed.txt and timeout.txt)"
 exit "$status"

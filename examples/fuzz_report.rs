@@ -79,7 +79,7 @@ fn parse_log(log: &str) -> LogStats {
 }
 
 /// The executions and executions per second of a status line such as
-/// `#1024	pulse  cov: 25 ft: 26 corp: 3/5b exec/s: 512 rss: 30Mb`.
+/// `#1024 pulse cov: 25 ft: 26 corp: 3/5b exec/s: 512 rss: 30Mb` (a tab after the number).
 fn parse_status_line(line: &str) -> Option<(u64, u64)> {
     let rest = line.strip_prefix('#')?;
     let executions = rest.split_whitespace().next()?.parse().ok()?;
@@ -203,7 +203,7 @@ fn grouped(number: u64) -> String {
     let digits = number.to_string();
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

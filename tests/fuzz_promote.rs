@@ -63,10 +63,15 @@ fn promoting_stores_the_input_for_the_replay_and_prints_the_commit_line() {
     assert!(output.status.success(), "{said}");
     let stored = regressions.join("validate/no-cases");
     assert_eq!(std::fs::read(&stored).unwrap(), b"0\n");
-    assert!(said.contains(&format!("promote: stored {}", stored.display())), "{said}");
+    assert!(
+        said.contains(&format!("promote: stored {}", stored.display())),
+        "{said}"
+    );
     assert_eq!(
         said.lines().last(),
-        Some("Fuzz regression validate/no-cases: passes on this build (2 bytes, not minimized: FUZZ_MINIMIZE=no)"),
+        Some(
+            "Fuzz regression validate/no-cases: passes on this build (2 bytes, not minimized: FUZZ_MINIMIZE=no)"
+        ),
         "{said}"
     );
     let (passed, failures) = replay_dir(validate(), &regressions.join("validate")).unwrap();
@@ -92,7 +97,10 @@ fn bad_arguments_are_refused_and_nothing_is_overwritten() {
     std::fs::write(regressions.join("parse/taken"), "other").unwrap();
     let cases: [(&[&str], &str); 5] = [
         (&["parse", input], "usage: fuzz/promote.sh TARGET FILE NAME"),
-        (&["parser", input, "x"], "no target 'parser'; the targets are: board board_deep check"),
+        (
+            &["parser", input, "x"],
+            "no target 'parser'; the targets are: board board_deep check",
+        ),
         (&["parse", "/no/such/file", "x"], "no file /no/such/file"),
         (&["parse", input, "../escape"], "NAME '../escape' must be"),
         (&["parse", input, "taken"], "already exists and differs"),
@@ -100,9 +108,16 @@ fn bad_arguments_are_refused_and_nothing_is_overwritten() {
     for (arguments, message) in cases {
         let output = promote(arguments, &regressions, &[("FUZZ_MINIMIZE", "no")]);
         assert!(!output.status.success(), "{arguments:?}");
-        assert!(text(&output).contains(message), "{arguments:?}: {}", text(&output));
+        assert!(
+            text(&output).contains(message),
+            "{arguments:?}: {}",
+            text(&output)
+        );
     }
-    assert_eq!(std::fs::read(regressions.join("parse/taken")).unwrap(), b"other");
+    assert_eq!(
+        std::fs::read(regressions.join("parse/taken")).unwrap(),
+        b"other"
+    );
     assert_eq!(std::fs::read_dir(&regressions).unwrap().count(), 1);
 }
 
@@ -161,7 +176,10 @@ fn a_promoted_crash_fails_the_replay_of_the_broken_build_only() {
         .output()
         .expect("cargo runs");
     let replayed = text(&replay);
-    assert!(!replay.status.success(), "the broken build's replay passed:\n{replayed}");
+    assert!(
+        !replay.status.success(),
+        "the broken build's replay passed:\n{replayed}"
+    );
     let named = format!("target validate fails on {}", stored.display());
     assert!(replayed.contains(&named), "{named} not in:\n{replayed}");
 

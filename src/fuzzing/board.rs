@@ -33,7 +33,8 @@ impl Relabelling {
         [2, 1, 0],
     ];
 
-    /// Permutation number `index mod 6` of [`Relabelling::ALL`].
+    /// Permutation number `index mod 6`, in lexicographic order of the
+    /// digits' images (0 is the identity, 5 reverses the digits).
     pub fn nth(index: u8) -> Relabelling {
         let images = Relabelling::ALL[usize::from(index) % Relabelling::ALL.len()];
         Relabelling {

@@ -95,7 +95,7 @@ fuzz TARGET SECONDS="60":
     dictionary=()
     if uses_dictionary {{TARGET}}; then dictionary=(-dict=rotation.dict); fi
     cd fuzz && mkdir -p corpus/{{TARGET}}
-    cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout=10 "${dictionary[@]}"
+    cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout="$(input_timeout {{TARGET}})" "${dictionary[@]}"
 
 # Fuzz every target in turn, SECONDS seconds each.
 fuzz-all SECONDS:

@@ -8,7 +8,9 @@ a few seconds). It fails when:
 - a glob of `examine_globs` names no file (a file was moved or renamed);
 - an `exclude_re` entry excludes no mutant any more (the code it excused
   has changed), or has no comment above it giving the reason;
-- a mutant belongs to no group of .cargo/mutants-groups.txt, or to two;
+- the groups of .cargo/mutants-groups.txt do not split `examine_globs`
+  exactly, or a mutant falls in no group or in two (as cargo-mutants itself
+  selects them, with each group's configuration);
 - a group selects no mutant, or names a test file that does not exist.
 """
 
@@ -52,14 +54,28 @@ def files(*arguments):
 
 
 def groups():
-    """(name, regex, test arguments) for each line of the groups file."""
+    """(name, globs, test arguments) for each line of the groups file."""
     found = []
     for line in GROUPS.read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
-            name, regex, tests = (field.strip() for field in line.split("|", 2))
-            found.append((name, re.compile(regex), tests.split()))
+            name, globs, tests = (field.strip() for field in line.split("|", 2))
+            found.append((name, globs.split(), tests.split()))
     return found
+
+
+def group_mutants(globs):
+    """The mutants cargo-mutants selects with a group's configuration."""
+    config = subprocess.run(
+        [sys.executable, str(ROOT / ".cargo" / "group-config.py"), *globs],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".toml") as file:
+        file.write(config)
+        file.flush()
+        return mutants("--config", file.name)
 
 
 def exclusion_reasons(text):
@@ -107,18 +123,27 @@ def main():
                 problems.append(f"exclude_re: {entry} has no comment giving its reason")
 
     all_groups = groups()
-    for name in listed:
-        owners = [group for group, regex, _ in all_groups if regex.search(name)]
-        if len(owners) != 1:
-            problems.append(f"{name}: in {len(owners)} groups ({', '.join(owners) or 'none'})")
-    for group, regex, tests in all_groups:
-        selected = sum(1 for name in listed if regex.search(name))
-        print(f"check-mutants: group {group}: {selected} mutants, cargo test {' '.join(tests)}")
-        if selected == 0:
+    grouped_globs = [glob for _, globs, _ in all_groups for glob in globs]
+    examined = config.get("examine_globs", [])
+    if sorted(grouped_globs) != sorted(examined):
+        problems.append(
+            f"the groups' globs {sorted(grouped_globs)} are not examine_globs {sorted(examined)}, each once"
+        )
+    seen = {}
+    for group, globs, tests in all_groups:
+        selected = group_mutants(globs)
+        print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}")
+        if not selected:
             problems.append(f"group {group} selects no mutant")
+        for name in selected:
+            seen.setdefault(name, []).append(group)
         for flag, value in zip(tests, tests[1:]):
             if flag == "--test" and not (ROOT / "tests" / f"{value}.rs").is_file():
                 problems.append(f"group {group}: no tests/{value}.rs")
+    for name in listed:
+        owners = seen.get(name, [])
+        if len(owners) != 1:
+            problems.append(f"{name}: in {len(owners)} groups ({', '.join(owners) or 'none'})")
 
     if problems:
         print("check-mutants: FAILED:\n  " + "\n  ".join(problems))

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Mutation testing, group by group: `just mutants [GROUP...]`.
 #
-# Each group of .cargo/mutants-groups.txt is tested over the mutants its
-# regular expression selects, with only the tests named for it and the
-# settings of .cargo/mutants.toml. A summary table follows: mutants, caught,
+# Each group of .cargo/mutants-groups.txt is tested over the files its globs
+# name, with only the tests named for it and the other settings of
+# .cargo/mutants.toml (`.cargo/group-config.py` writes that file with the
+# group's globs as examine_globs). A summary table follows: mutants, caught,
 # missed, unviable, timeouts and time per group; target/mutants/GROUP/
 # holds each shard's mutants.out/ (missed.txt lists the mutants no test
 # caught).
@@ -32,7 +33,7 @@ if ! cargo mutants --version >/dev/null 2>&1; then
 fi
 jobs="${MUTANTS_JOBS:-2}"
 
-# name|regex|test arguments, one group a line.
+# name|globs|test arguments, one group a line.
 groups="$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' .cargo/mutants-groups.txt |
     sed -e 's/[[:space:]]*|[[:space:]]*/|/g' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
 wanted=("$@")
@@ -61,21 +62,23 @@ done
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
-while IFS='|' read -r name regex tests; do
+while IFS='|' read -r name globs tests; do
     if [ "${#wanted[@]}" -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
         continue
     fi
     out="$root/target/mutants/$name"
     rm -rf "$out"
     mkdir -p "$out"
-    echo "=== mutants: $name ($regex), $jobs shards, tests: cargo test $tests"
+    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo test $tests"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
+    read -r -a group_globs <<<"$globs"
+    python3 .cargo/group-config.py "${group_globs[@]}" >"$out/mutants.toml"
     pids=()
     for ((shard = 0; shard < jobs; shard++)); do
-        cargo mutants --dir "${trees[$shard]}" --in-place --shard "$shard/$jobs" --sharding round-robin \
-            --re "$regex" --output "$out/shard-$shard" --colors never "${in_diff[@]}" \
-            -- "${test_args[@]}" >"$out/shard-$shard.log" 2>&1 &
+        cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
+            --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
+            --colors never "${in_diff[@]}" -- "${test_args[@]}" >"$out/shard-$shard.log" 2>&1 &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do

@@ -8,6 +8,8 @@
 #   <target>.dict             fuzz/rotation.dict, except for the targets that
 #                             read binary board encodings, not the text format
 #                             (NO_DICTIONARY_TARGETS in fuzz/targets.sh)
+#   <target>.options          for the slow targets (SLOW_TARGETS in
+#                             fuzz/targets.sh), libFuzzer's per-input timeout
 #
 # In the builder image (.clusterfuzzlite/Dockerfile) this runs as $SRC/build.sh
 # with the repository at $SRC/rotation-game. It also runs outside Docker, with
@@ -96,6 +98,10 @@ for target in $targets; do
 
     if uses_dictionary "$target"; then
         cp fuzz/rotation.dict "$OUT/$target.dict"
+    fi
+    timeout="$(input_timeout "$target")"
+    if [ "$timeout" != "$INPUT_TIMEOUT" ]; then
+        printf '[libfuzzer]\ntimeout = %s\n' "$timeout" >"$OUT/$target.options"
     fi
 done
 

@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Prints one line per input, `ok FILE` or `FAIL FILE (N bytes): MESSAGE`
-//! with the first line of the check's panic message. Exit status 0 when
+//! with the first line of the check's panic message (for a folder, `FAIL
+//! target T fails on FILE (N bytes): MESSAGE`). Exit status 0 when
 //! every input passes, 1 when one fails, 2 on bad arguments, 74 when an
 //! input cannot be read. `fuzz/promote.sh` uses it for the commit line.
 

@@ -67,7 +67,7 @@ fuzz_one() {
     fi
     mkdir -p "fuzz/corpus/$target"
     if cargo +nightly fuzz run "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-        -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
+        -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
         "${dictionary[@]}" >"fuzz/logs/$target.log" 2>&1; then
         echo "campaign: $target: $(grep -E '^stat::average_exec_per_sec' "fuzz/logs/$target.log" | tr -s ' ')"
     else

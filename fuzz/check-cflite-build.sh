@@ -6,6 +6,8 @@
 #   - <target>_seed_corpus.zip holding exactly the files of fuzz/seeds/<target>/,
 #   - <target>.dict equal to fuzz/rotation.dict, except for the targets
 #     listed in NO_DICTIONARY_TARGETS (fuzz/targets.sh), which must have none,
+#   - <target>.options setting libFuzzer's timeout for the slow targets
+#     (SLOW_TARGETS), and none for the others,
 # and that each binary runs over its seeds (-runs=0: no fuzzing).
 #
 # Needs a nightly toolchain and cargo-fuzz; without them it says SKIPPED and
@@ -72,7 +74,7 @@ for target in $targets; do
             corpus="$work/corpus-$target"
             mkdir -p "$corpus"
             python3 -m zipfile -e "$archive" "$corpus"
-            if ! "$binary" -runs=0 -rss_limit_mb=2048 "$corpus" >"$work/$target-run.log" 2>&1; then
+            if ! "$binary" -runs=0 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" "$corpus" >"$work/$target-run.log" 2>&1; then
                 problems+=("$target: the binary failed on its seeds (log: $(tail -n 5 "$work/$target-run.log" | tr '\n' ' '))")
             fi
         fi
@@ -84,6 +86,14 @@ for target in $targets; do
         fi
     elif [ -e "$out/$target.dict" ]; then
         problems+=("$target: has $target.dict but reads no text (NO_DICTIONARY_TARGETS)")
+    fi
+    timeout="$(input_timeout "$target")"
+    if [ "$timeout" != "$INPUT_TIMEOUT" ]; then
+        if ! grep -qx "timeout = $timeout" "$out/$target.options" 2>/dev/null; then
+            problems+=("$target: no $target.options with timeout = $timeout")
+        fi
+    elif [ -e "$out/$target.options" ]; then
+        problems+=("$target: has $target.options but is not slow (SLOW_TARGETS)")
     fi
 done
 

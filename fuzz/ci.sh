@@ -48,7 +48,7 @@ for target in $targets; do
     log="$logs/$target.log"
     echo "fuzz: $target for ${seconds}s (-seed=$seed), log $log"
     if cargo +nightly fuzz run "$target" "$corpus" "fuzz/seeds/$target" -- \
-        -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
         -print_final_stats=1 "${dictionary[@]}" >"$log" 2>&1; then
         grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed "s/^/fuzz: $target: /"
         grep -E '^stat::average_exec_per_sec' "$log" | sed "s/^/fuzz: $target: /"

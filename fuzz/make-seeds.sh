@@ -84,7 +84,7 @@ done
 # check: outputs for the fixed judge input of the check target
 # (rotation_game::fuzzing::CHECK_INPUT: the sample's two boards and a board
 # already solved): the right one, the tolerated variants, and wrong ones.
-check_input="$(cat examples/sample.txt | head -n 2; echo '2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3'; echo 0)"
+check_input="$(head -n 2 examples/sample.txt; echo '2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3'; echo 0)"
 right="$seeds/check/right"
 printf '%s\n' "$check_input" | game solve >"$right"
 sed 's/$/\r/' "$right" >"$seeds/check/crlf"
@@ -102,5 +102,5 @@ head -n 3 "$right" >"$seeds/check/missing-cases"
 
 echo "seeds written to $seeds/:"
 for dir in "$seeds"/*/; do
-    echo "  $(basename "$dir"): $(ls "$dir" | wc -l) files, $(cat "$dir"* | wc -c) bytes"
+    echo "  $(basename "$dir"): $(find "$dir" -type f | wc -l) files, $(cat "$dir"* | wc -c) bytes"
 done

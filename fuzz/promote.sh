@@ -21,8 +21,6 @@
 #   FUZZ_REGRESSIONS  the regressions folder (default fuzz/regressions)
 #   FUZZ_MINIMIZE     auto (default: minimize when nightly and cargo-fuzz are
 #                     there) or no
-#   FUZZ_TARGET_DIR   the target folder of the fuzz build that tmin uses
-#                     (default cargo fuzz's own, fuzz/target)
 #   FUZZ_REPLAY       the command that replays on stable (default: cargo run
 #                     --quiet --features fuzzing --example fuzz_replay --)
 #   FUZZ_TMIN_RUNS    attempts tmin makes at each size (default 255, tmin's)
@@ -76,15 +74,11 @@ case "${FUZZ_MINIMIZE:-auto}" in
         elif ! cargo +nightly fuzz --version >/dev/null 2>&1; then
             minimized_note="not minimized: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)"
         else
-            target_dir=()
-            if [ -n "${FUZZ_TARGET_DIR:-}" ]; then
-                target_dir=(--target-dir "$FUZZ_TARGET_DIR")
-            fi
             log="$(mktemp)"
             echo "promote: minimizing with cargo +nightly fuzz tmin $target (log: $log)"
-            if cargo +nightly fuzz tmin "${target_dir[@]}" --runs "${FUZZ_TMIN_RUNS:-255}" \
+            if cargo +nightly fuzz tmin --runs "${FUZZ_TMIN_RUNS:-255}" \
                 "$target" "$file" -- -rss_limit_mb=2048 >"$log" 2>&1; then
-                minimized="$(grep -A 2 '^Minimized artifact:' "$log" | sed -n 's/^[[:space:]]\{1,\}//p' | head -n 1)"
+                minimized="$(grep -A 2 '^Minimized artifact:' "$log" | sed -n 's/^[[:space:]]\{1,\}//p' | head -n 1 || true)"
                 if [ -n "$minimized" ] && [ -f "$minimized" ]; then
                     stored="$minimized"
                     minimized_note="minimized from $original_size bytes by cargo fuzz tmin"
@@ -107,7 +101,8 @@ esac
 mkdir -p "$regressions/$target"
 cp "$stored" "$destination"
 size=$(wc -c <"$destination")
-echo "promote: stored $destination ($size bytes, $minimized_note)"
+if [ "$size" -eq 1 ]; then size="1 byte"; else size="$size bytes"; fi
+echo "promote: stored $destination ($size, $minimized_note)"
 
 # The stable replay, as tests/fuzz_replay.rs runs it, for the check's message.
 read -r -a replay <<<"${FUZZ_REPLAY:-cargo run --quiet --features fuzzing --example fuzz_replay --}"
@@ -115,7 +110,8 @@ replay_output="$("${replay[@]}" "$target" "$destination" 2>&1)" && replay_status
 verdict="$(printf '%s\n' "$replay_output" | grep -E '^(ok|FAIL) ' | tail -n 1)"
 case "$verdict" in
     FAIL*)
-        message="${verdict#*bytes): }"
+        message="${verdict#*byte): }"
+        message="${message#*bytes): }"
         echo "promote: the stable replay fails, as it should until the bug is fixed: $message"
         ;;
     ok*)
@@ -128,4 +124,4 @@ case "$verdict" in
         ;;
 esac
 echo "promote: cargo test --test fuzz_replay replays it from now on; commit it with this line:"
-echo "Fuzz regression $target/$name: $message ($size bytes, $minimized_note)"
+echo "Fuzz regression $target/$name: $message ($size, $minimized_note)"

@@ -14,3 +14,19 @@ uses_dictionary() {
         *) return 0 ;;
     esac
 }
+
+# The slow targets and the time one input may take before libFuzzer calls it
+# a timeout, in seconds: board_deep runs ida on boards of up to 13 moves
+# (0.4 s in a release build, several times that under AddressSanitizer on a
+# loaded machine), the others take milliseconds at most.
+SLOW_TARGETS="board_deep"
+SLOW_INPUT_TIMEOUT=120
+INPUT_TIMEOUT=10
+
+# input_timeout TARGET: libFuzzer's -timeout for TARGET.
+input_timeout() {
+    case " $SLOW_TARGETS " in
+        *" $1 "*) echo "$SLOW_INPUT_TIMEOUT" ;;
+        *) echo "$INPUT_TIMEOUT" ;;
+    esac
+}

@@ -4,15 +4,17 @@
 //! - In every `cargo test`, on stable: promoting stores the input where the
 //!   replay finds it and prints the commit line; bad arguments are refused
 //!   and nothing is overwritten.
-//! - Ignored, run by `.ci/run` (it builds the crate twice more, a few
-//!   minutes): a build broken on purpose (`--cfg rotation_game_planted_bug`
-//!   flips one property of the `validate` check) fails on a valid test
-//!   file; promoting that file minimizes it (where nightly and cargo-fuzz
-//!   are installed) and stores it, and the stable replay in `cargo test` of
-//!   the broken build then fails naming the stored file, while this build's
-//!   replay of it passes.
+//! - Ignored, run by `.ci/run` (it rebuilds the crate and a fuzz target, a
+//!   few minutes): a build broken on purpose (built with
+//!   `ROTATION_GAME_PLANTED_BUG` set, the `parse` check expects columns
+//!   counted from 0) fails on judge input with an error; promoting such an
+//!   input minimizes it (where nightly and cargo-fuzz are installed) and
+//!   stores it, and the stable replay in `cargo test` of the broken build
+//!   then fails naming the stored file, while this build's replay of it
+//!   passes. Cargo rebuilds the crate when the variable changes, so the
+//!   broken build never outlives the test.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use rotation_game::fuzzing::Target;
@@ -121,57 +123,65 @@ fn bad_arguments_are_refused_and_nothing_is_overwritten() {
     assert_eq!(std::fs::read_dir(&regressions).unwrap().count(), 1);
 }
 
-/// The cfg that breaks the `validate` check on purpose.
-const PLANTED_BUG: &str = "--cfg rotation_game_planted_bug";
+/// The environment variable that, set at build time, breaks the `parse`
+/// check on purpose (it then expects columns counted from 0).
+const PLANTED_BUG: &str = "ROTATION_GAME_PLANTED_BUG";
 
 #[test]
-#[ignore = "builds the crate twice more with a planted bug (minutes); .ci/run runs it"]
+#[ignore = "rebuilds the crate and a fuzz target with a planted bug (minutes); .ci/run runs it"]
 fn a_promoted_crash_fails_the_replay_of_the_broken_build_only() {
     let scratch = tempfile::tempdir().unwrap();
     let regressions = scratch.path().join("regressions");
-    // The sample is a valid test file: the broken build's check fails on it.
-    let input = repository().join("examples/sample.txt");
-    let broken_target: PathBuf = repository().join("target/planted-bug");
-    let broken_fuzz_target = repository().join("target/planted-bug-fuzz");
-    let broken_env = [
-        ("RUSTFLAGS", PLANTED_BUG),
-        ("CARGO_TARGET_DIR", broken_target.to_str().unwrap()),
-        ("FUZZ_TARGET_DIR", broken_fuzz_target.to_str().unwrap()),
-    ];
+    // Judge input with errors: the broken build's check fails on it.
+    let input = repository().join("fuzz/seeds/parse/odd-tokens");
+    let input_size = std::fs::metadata(&input).unwrap().len();
     let output = promote(
-        &["validate", input.to_str().unwrap(), "planted-bug"],
+        &["parse", input.to_str().unwrap(), "planted-bug"],
         &regressions,
-        &broken_env,
+        &[(PLANTED_BUG, "1")],
     );
     let said = text(&output);
     println!("{said}");
     assert!(output.status.success(), "{said}");
-    let stored = regressions.join("validate/planted-bug");
+    let stored = std::fs::read(regressions.join("parse/planted-bug")).unwrap();
     let commit_line = said.lines().last().unwrap();
+    assert!(
+        commit_line.starts_with(
+            "Fuzz regression parse/planted-bug: assertion `left == right` failed: column of case 1, line 1, column "
+        ),
+        "{commit_line}"
+    );
     if said.contains("minimized from") {
-        // The smallest valid test file: no cases.
-        assert_eq!(std::fs::read(&stored).unwrap(), b"0\n", "{said}");
-        assert_eq!(
-            commit_line,
-            format!(
-                "Fuzz regression validate/planted-bug: 0 cases refused with a limit of 0 (2 bytes, minimized from {} bytes by cargo fuzz tmin)",
-                std::fs::metadata(&input).unwrap().len()
-            )
+        assert!(
+            !stored.is_empty() && (stored.len() as u64) < input_size,
+            "{said}"
+        );
+        assert!(
+            commit_line.ends_with(&format!(
+                "minimized from {input_size} bytes by cargo fuzz tmin)"
+            )),
+            "{commit_line}"
         );
     } else {
         println!("(no nightly or cargo-fuzz here: promoted without minimizing)");
-        assert!(commit_line.starts_with(
-            "Fuzz regression validate/planted-bug: 2 cases refused with a limit of 2 ("
-        ));
+        assert!(
+            commit_line.ends_with("not minimized: no nightly toolchain for cargo fuzz tmin)")
+                || commit_line.contains("not minimized: cargo-fuzz is not installed")
+        );
     }
     assert!(said.contains("the stable replay fails"), "{said}");
 
     // The replay in `cargo test`, on the broken build, names the file.
     let replay = Command::new(env!("CARGO"))
         .current_dir(repository())
-        .args(["test", "--test", "fuzz_replay"])
-        .args(["--", "every_target_passes_its_promoted_crashes"])
-        .envs(broken_env)
+        .args([
+            "test",
+            "--test",
+            "fuzz_replay",
+            "--",
+            "every_target_passes_its_promoted_crashes",
+        ])
+        .env(PLANTED_BUG, "1")
         .env("FUZZ_REGRESSIONS", &regressions)
         .output()
         .expect("cargo runs");
@@ -180,10 +190,18 @@ fn a_promoted_crash_fails_the_replay_of_the_broken_build_only() {
         !replay.status.success(),
         "the broken build's replay passed:\n{replayed}"
     );
-    let named = format!("target validate fails on {}", stored.display());
+    let named = format!(
+        "target parse fails on {}",
+        regressions.join("parse/planted-bug").display()
+    );
     assert!(replayed.contains(&named), "{named} not in:\n{replayed}");
+    println!(
+        "{}",
+        replayed.lines().find(|line| line.contains(&named)).unwrap()
+    );
 
     // This build is not broken: its replay of the same file passes.
-    let (passed, failures) = replay_dir(validate(), &regressions.join("validate")).unwrap();
+    let parse = Target::find("parse").unwrap();
+    let (passed, failures) = replay_dir(parse, &regressions.join("parse")).unwrap();
     assert_eq!((passed, failures), (1, vec![]));
 }

@@ -26,9 +26,10 @@ pub struct ReplayFailure {
 
 impl fmt::Display for ReplayFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.bytes == 1 { "" } else { "s" };
         write!(
             f,
-            "target {} fails on {} ({} bytes): {}",
+            "target {} fails on {} ({} byte{plural}): {}",
             self.target,
             self.file.display(),
             self.bytes,

@@ -96,10 +96,15 @@ struct Lines {
     count: u64,
 }
 
-/// The lines of `modules` (paths relative to the repository) in an
+/// The lines of `modules` (paths relative to `repository`) in an
 /// `llvm-cov export -summary-only` report, and the modules it does not
-/// name.
-fn module_lines(export: &serde_json::Value, modules: &[&str]) -> (Lines, Vec<String>) {
+/// name. Files are matched by their whole path: a dependency may well have
+/// a `src/parser.rs` of its own.
+fn module_lines(
+    export: &serde_json::Value,
+    repository: &Path,
+    modules: &[&str],
+) -> (Lines, Vec<String>) {
     let files = export["data"][0]["files"]
         .as_array()
         .cloned()
@@ -107,11 +112,11 @@ fn module_lines(export: &serde_json::Value, modules: &[&str]) -> (Lines, Vec<Str
     let mut total = Lines::default();
     let mut missing = Vec::new();
     for module in modules {
-        let suffix = format!("/{module}");
+        let path = repository.join(module);
         let file = files.iter().find(|file| {
             file["filename"]
                 .as_str()
-                .is_some_and(|name| name.ends_with(&suffix) || name == *module)
+                .is_some_and(|name| Path::new(name) == path)
         });
         match file {
             Some(file) => {
@@ -285,7 +290,13 @@ fn coverage_cell(options: &Options, target: &Target, notes: &mut Vec<String>) ->
     let Some(export) = export else {
         return "–".to_owned();
     };
-    let (lines, missing) = module_lines(&export, target.modules);
+    let repository = options
+        .fuzz_dir
+        .canonicalize()
+        .ok()
+        .and_then(|fuzz| fuzz.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let (lines, missing) = module_lines(&export, &repository, target.modules);
     if !missing.is_empty() {
         notes.push(format!(
             "{}: the coverage report has no {}",

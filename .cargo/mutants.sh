@@ -72,13 +72,20 @@ while IFS='|' read -r name globs tests; do
     echo "=== mutants: $name ($globs), $jobs shards, tests: cargo test $tests"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
+    # The test targets go to the build too (cargo-mutants builds with
+    # `cargo test --no-run` before testing), so that a mutant builds only
+    # the library and the group's tests.
+    cargo_args=()
+    for arg in "${test_args[@]}"; do
+        cargo_args+=("--cargo-arg=$arg")
+    done
     read -r -a group_globs <<<"$globs"
     python3 .cargo/group-config.py "${group_globs[@]}" >"$out/mutants.toml"
     pids=()
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
             --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
-            --colors never "${in_diff[@]}" -- "${test_args[@]}" >"$out/shard-$shard.log" 2>&1 &
+            --colors never "${in_diff[@]}" "${cargo_args[@]}" >"$out/shard-$shard.log" 2>&1 &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do

@@ -461,14 +461,13 @@ mod tests {
     #[test]
     fn module_lines_add_up_the_named_files() {
         let export = serde_json::json!({"data": [{"files": [
+            {"filename": "/registry/some-crate/src/parser.rs", "summary": {"lines": {"count": 9, "covered": 0}}},
             {"filename": "/work/repo/src/parser.rs", "summary": {"lines": {"count": 100, "covered": 90}}},
             {"filename": "/work/repo/src/validator.rs", "summary": {"lines": {"count": 50, "covered": 10}}},
             {"filename": "/work/repo/src/judge.rs", "summary": {"lines": {"count": 70, "covered": 70}}},
         ]}]});
-        let (lines, missing) = module_lines(
-            &export,
-            &["src/parser.rs", "src/validator.rs", "src/gone.rs"],
-        );
+        let modules = ["src/parser.rs", "src/validator.rs", "src/gone.rs"];
+        let (lines, missing) = module_lines(&export, Path::new("/work/repo"), &modules);
         assert_eq!(
             lines,
             Lines {

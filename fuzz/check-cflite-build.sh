@@ -75,7 +75,7 @@ for target in $targets; do
             mkdir -p "$corpus"
             python3 -m zipfile -e "$archive" "$corpus"
             if ! "$binary" -runs=0 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
-                -artifact_prefix="$work/" "$corpus" >"$work/$target-run.log" 2>            if ! "$binary" -runs=0 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" "$corpus" >"$work/$target-run.log" 2>&1; then1; then
+                -artifact_prefix="$work/" "$corpus" >"$work/$target-run.log" 2>&1; then
                 problems+=("$target: the binary failed on its seeds (log: $(tail -n 5 "$work/$target-run.log" | tr '\n' ' '))")
             fi
         fi

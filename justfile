@@ -25,7 +25,7 @@ bench *ARGS="":
 check input output *answer:
     cargo run --release --quiet -- check {{input}} {{output}} {{answer}}
 
-# Stress a program (one string, run by sh -c): just stress "./a.out" --seed 1 --boards 1000
+# Judge a program on generated boards (one string): just stress "./a.out" --seed 1 --boards 1000
 stress program *flags:
     cargo run --release --quiet -- stress --program {{quote(program)}} {{flags}}
 

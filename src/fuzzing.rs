@@ -41,8 +41,8 @@
 //! validator or checker, say) runs it on the bytes and asserts that its
 //! exit status is the crate's verdict: [`validator_exit_code`] and
 //! [`checker_exit_code`] give the status a program following testlib's or
-//! Kattis's convention must return, and `stress::process::run_program`
-//! runs a program with limits on its time and output.
+//! Kattis's convention must return, and `stress::runner::Runner` runs a
+//! program within limits on its time, memory and output.
 //!
 //! # Why a feature
 //!

@@ -18,10 +18,28 @@
 //! - [`Mode::Length`]: a board whose optimal length is exactly `k`, uniform
 //!   among all such boards (by rejection sampling, described at
 //!   `length_board`);
+//! - [`Mode::Mix`]: board `i` has optimal length `i mod 14`, drawn as
+//!   [`Mode::Length`] draws it (board `i` of the mix *is* board `i` of that
+//!   length's generator), so any 14 consecutive boards hold one of every
+//!   length, a solved board and a hardest board among them;
 //! - [`Mode::Hardest`]: every board of the greatest optimal length, in
-//!   increasing order ([`hardest_boards`]).
+//!   increasing order ([`hardest_boards`]); the seed plays no part;
+//! - [`Mode::HardestSample`]: the same boards in a seeded random order, so
+//!   that the first `n` are a sample of `n` of them without repetition.
 //!
 //! A [`Generator`] ties a seed to a mode and hands out board `i` on demand.
+//! A generator can also be restricted to one [`Shard`] of a campaign, for
+//! campaigns split across machines: it then hands out that shard's boards.
+//!
+//! # Numbering
+//!
+//! Board *indices* count from 0, as the random streams do. What users read
+//! are *case numbers*, which count from 1: board index `i` of the whole
+//! campaign is case `i + 1`, in every shard ([`Generator::case_number`]).
+
+mod shard;
+
+pub use shard::{Shard, ShardError};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -85,30 +103,55 @@ pub enum Mode {
     Scramble(u8),
     /// Boards of exactly this optimal length, uniform among them.
     Length(OptimalLength),
+    /// Board `i` has optimal length `i mod 14`, uniform among the boards of
+    /// that length: exactly board `i` of [`Mode::Length`] at that length.
+    Mix,
     /// Every board of the greatest optimal length, in increasing order.
     Hardest,
+    /// The boards of the greatest optimal length in a seeded random order:
+    /// the first `n` are a uniformly random sample of `n` of them, without
+    /// repetition.
+    HardestSample,
 }
+
+impl Mode {
+    /// Whether the seed changes the boards: every mode but
+    /// [`Mode::Hardest`], whose boards come in a fixed order.
+    pub fn uses_seed(self) -> bool {
+        self != Mode::Hardest
+    }
+}
+
+/// How many optimal lengths there are: 0 to [`OptimalLength::MAX`].
+const LENGTHS: u64 = OptimalLength::MAX.moves() as u64 + 1;
 
 /// Boards of one mode under one seed, each available by index.
 #[derive(Clone, Debug)]
 pub struct Generator {
     seed: u64,
     mode: Mode,
-    /// The boards of the greatest optimal length, for [`Mode::Hardest`] and
-    /// for [`Mode::Length`] at that length; empty otherwise.
+    shard: Shard,
+    /// The boards of the greatest optimal length, for the modes that draw
+    /// from them; empty otherwise.
     hardest: Vec<Board>,
-    /// For [`Mode::Length`] below the greatest length: the 8-cell sets at
-    /// exactly that distance from the centre, by rank order.
-    sets_at_length: Vec<EightCells>,
+    /// For [`Mode::HardestSample`]: a seeded permutation of the indices of
+    /// `hardest`.
+    sample_order: Vec<usize>,
+    /// For [`Mode::Length`] and [`Mode::Mix`]: at index `k`, the 8-cell sets
+    /// at exactly distance `k` from the centre, by rank order (empty for
+    /// the lengths the mode does not draw).
+    sets_at_length: Vec<Vec<EightCells>>,
 }
 
 impl Generator {
-    /// A generator of `mode` boards under `seed`.
+    /// A generator of `mode` boards under `seed`, for the whole campaign.
     pub fn new(seed: u64, mode: Mode) -> Generator {
         let mut generator = Generator {
             seed,
             mode,
+            shard: Shard::WHOLE,
             hardest: Vec::new(),
+            sample_order: Vec::new(),
             sets_at_length: Vec::new(),
         };
         match mode {
@@ -116,9 +159,30 @@ impl Generator {
             Mode::Hardest | Mode::Length(OptimalLength::MAX) => {
                 generator.hardest = hardest_boards();
             }
-            Mode::Length(length) => generator.sets_at_length = sets_at_distance(length.moves()),
+            Mode::HardestSample => {
+                generator.hardest = hardest_boards();
+                // The order depends on the seed alone: stream 0 of the
+                // seed, which no other board of this mode draws from.
+                let mut order: Vec<usize> = (0..generator.hardest.len()).collect();
+                BoardRng::new(seed, 0).shuffle(&mut order);
+                generator.sample_order = order;
+            }
+            Mode::Length(length) => {
+                generator.sets_at_length = sets_by_distance(Some(length.moves()));
+            }
+            Mode::Mix => {
+                generator.hardest = hardest_boards();
+                generator.sets_at_length = sets_by_distance(None);
+            }
         }
         generator
+    }
+
+    /// The same generator restricted to `shard`: board `i` is then the
+    /// `i`-th board of the shard (see [`Shard`]).
+    pub fn sharded(mut self, shard: Shard) -> Generator {
+        self.shard = shard;
+        self
     }
 
     /// The mode.
@@ -131,33 +195,65 @@ impl Generator {
         self.seed
     }
 
-    /// How many boards a request for `requested` boards gives: all the
-    /// hardest boards for [`Mode::Hardest`], whatever is requested, else
-    /// `requested`.
-    pub fn count(&self, requested: u64) -> u64 {
+    /// The shard this generator gives the boards of ([`Shard::WHOLE`]
+    /// unless [`sharded`](Self::sharded)).
+    pub fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    /// How many boards the whole campaign (every shard) has when
+    /// `requested` are asked for: all the hardest boards for
+    /// [`Mode::Hardest`], whatever is requested; at most that many for
+    /// [`Mode::HardestSample`]; else `requested`.
+    pub fn total(&self, requested: u64) -> u64 {
         match self.mode {
             Mode::Hardest => self.hardest.len() as u64,
+            Mode::HardestSample => requested.min(self.hardest.len() as u64),
             _ => requested,
         }
     }
 
-    /// Board number `index`.
+    /// How many boards this generator gives when `requested` are asked for:
+    /// its shard's share of [`total`](Self::total).
+    pub fn count(&self, requested: u64) -> u64 {
+        self.shard.len_of(self.total(requested))
+    }
+
+    /// The case number (from 1, over the whole campaign) of board `index`
+    /// of this generator.
+    pub fn case_number(&self, index: u64) -> u64 {
+        self.shard.case(index)
+    }
+
+    /// Board number `index` of this generator (of its shard).
     ///
-    /// For [`Mode::Hardest`], `index` must be below [`count`](Self::count).
+    /// For the modes drawing from the hardest boards without replacement,
+    /// the board's case number must be at most [`total`](Self::total).
     pub fn board(&self, index: u64) -> Board {
+        self.board_of_campaign(self.case_number(index) - 1)
+    }
+
+    /// Board `index` of the whole campaign.
+    fn board_of_campaign(&self, index: u64) -> Board {
         let mut rng = BoardRng::new(self.seed, index);
-        match self.mode {
-            Mode::Uniform => uniform_board(&mut rng),
-            Mode::Scramble(moves) => scrambled_board(&mut rng, moves),
-            Mode::Hardest => self.hardest[index as usize],
-            Mode::Length(_) if !self.hardest.is_empty() => {
-                self.hardest[rng.below(self.hardest.len() as u64) as usize]
-            }
-            Mode::Length(length) => length_board(&mut rng, length, &self.sets_at_length),
+        let length = match self.mode {
+            Mode::Uniform => return uniform_board(&mut rng),
+            Mode::Scramble(moves) => return scrambled_board(&mut rng, moves),
+            Mode::Hardest => return self.hardest[index as usize],
+            Mode::HardestSample => return self.hardest[self.sample_order[index as usize]],
+            Mode::Length(length) => length,
+            Mode::Mix => OptimalLength::from_moves_unchecked((index % LENGTHS) as u8),
+        };
+        if length == OptimalLength::MAX {
+            self.hardest[rng.below(self.hardest.len() as u64) as usize]
+        } else {
+            let sets = &self.sets_at_length[usize::from(length.moves())];
+            length_board(&mut rng, length, sets)
         }
     }
 
-    /// The first `requested` boards (all of them for [`Mode::Hardest`]).
+    /// The first `requested` boards (all of them for [`Mode::Hardest`]), of
+    /// this generator's shard.
     pub fn boards(&self, requested: u64) -> Vec<Board> {
         (0..self.count(requested))
             .map(|index| self.board(index))
@@ -219,13 +315,18 @@ pub(crate) fn scrambled_board(rng: &mut BoardRng, moves: u8) -> Board {
     board
 }
 
-/// The 8-cell sets at exactly `distance` from the centre, by rank.
-fn sets_at_distance(distance: u8) -> Vec<EightCells> {
+/// The 8-cell sets at each distance from the centre below the greatest
+/// optimal length, by rank: at index `k`, those at distance exactly `k`.
+/// With `only`, the other distances are left empty.
+fn sets_by_distance(only: Option<u8>) -> Vec<Vec<EightCells>> {
     let table = pattern_database::distances();
-    (0..table.len())
-        .filter(|&rank| table[rank] == distance)
-        .map(unrank)
-        .collect()
+    let mut sets = vec![Vec::new(); OptimalLength::MAX.moves() as usize];
+    for (rank, &distance) in table.iter().enumerate() {
+        if only.is_none_or(|only| only == distance) && distance < OptimalLength::MAX.moves() {
+            sets[usize::from(distance)].push(unrank(rank));
+        }
+    }
+    sets
 }
 
 /// A board of optimal length exactly `length`, uniform among all of them;
@@ -334,6 +435,47 @@ mod tests {
             seen[rng.below(7) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn mix_board_i_has_length_i_mod_14_and_is_that_lengths_board_i() {
+        let mix = Generator::new(5, Mode::Mix);
+        for index in 0..30 {
+            let length = OptimalLength::new((index % 14) as u8).unwrap();
+            let board = mix.board(index);
+            assert_eq!(pattern_database::optimal_length(&board), length);
+            assert_eq!(board, Generator::new(5, Mode::Length(length)).board(index));
+        }
+    }
+
+    #[test]
+    fn a_hardest_sample_has_no_repetition_and_grows_by_prefixes() {
+        let sample = Generator::new(9, Mode::HardestSample);
+        assert_eq!(sample.total(1000), 192);
+        let all = sample.boards(192);
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, hardest_boards());
+        assert_eq!(sample.boards(10), all[..10]);
+        assert_ne!(
+            Generator::new(10, Mode::HardestSample).boards(10),
+            all[..10]
+        );
+        assert!(!Mode::Hardest.uses_seed() && Mode::HardestSample.uses_seed());
+    }
+
+    #[test]
+    fn a_sharded_generator_gives_its_shards_boards_with_their_case_numbers() {
+        let whole = Generator::new(3, Mode::Mix);
+        let shard = Shard::new(2, 3).unwrap();
+        let part = whole.clone().sharded(shard);
+        assert_eq!(part.count(10), 3);
+        assert_eq!(part.total(10), 10);
+        for index in 0..3 {
+            let case = part.case_number(index);
+            assert_eq!(case, 2 + 3 * index);
+            assert_eq!(part.board(index), whole.board(case - 1));
+        }
     }
 
     #[test]

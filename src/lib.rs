@@ -108,8 +108,9 @@
 //! - [`convention`]: testlib's and Kattis's exit statuses;
 //! - [`verify`]: campaigns that cross-check solvers on generated boards;
 //! - [`sample`]: the statement's sample input and output;
-//! - [`stress`] (Unix): runs another program on generated boards, with
-//!   limits, and finds its smallest failing case;
+//! - [`stress`] (Unix): judges another program as a contest judge does
+//!   (CPU, memory and output limits, a sandbox, the judges' verdicts,
+//!   timing reports), and finds its smallest failing case;
 //! - `strategies` (feature `proptest`): proptest strategies for boards and
 //!   moves;
 //! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.

@@ -171,12 +171,22 @@ fn solvers_do_no_io() {
     assert!(io.is_empty(), "{}", io.join("\n"));
 }
 
+/// Library files that build another program's command line, whose
+/// literals are that program's flags, not ours: bubblewrap's.
+const OTHER_PROGRAMS_FLAGS: &[&str] = &["stress/sandbox.rs"];
+
 #[test]
 fn no_library_message_names_a_flag() {
     // A flag in a string literal: a quote, then anything but a quote, then
     // `--` and a letter.
     let mut named = Vec::new();
     for (_, path) in library_files() {
+        if OTHER_PROGRAMS_FLAGS
+            .iter()
+            .any(|file| path.ends_with(Path::new("src").join(file)))
+        {
+            continue;
+        }
         for (number, line) in code_lines(&path) {
             let in_literal = line.split('"').skip(1).step_by(2).any(|literal| {
                 literal

@@ -58,7 +58,7 @@ fn json_reports_the_same_for_any_thread_count() {
     };
     let (one, two) = (report("1"), report("2"));
     assert_eq!(one["passed"], true);
-    assert_eq!(one["mode"], "--uniform");
+    assert_eq!(one["mode"], "--mix", "the default mode of campaigns");
     for key in [
         "boards",
         "boards_by_length",
@@ -70,7 +70,7 @@ fn json_reports_the_same_for_any_thread_count() {
     }
     assert_eq!(
         one["command"],
-        "rotation-game verify --seed 11 --uniform --boards 40 --solvers pdb,bfs --max-length 5"
+        "rotation-game verify --seed 11 --mix --boards 40 --solvers pdb,bfs --max-length 5"
     );
     assert_eq!(one["solvers"][0]["name"], "pdb");
     assert_eq!(one["solvers"][0]["boards"], 40);
@@ -99,6 +99,53 @@ fn bad_command_lines_exit_2() {
 }
 
 #[test]
+fn the_shards_together_check_the_whole_campaign() {
+    let report = |extra: &[&str]| {
+        let mut args = vec![
+            "verify",
+            "--seed",
+            "5",
+            "--boards",
+            "30",
+            "--solvers",
+            "pdb",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let counts = |json: &serde_json::Value| -> Vec<u64> {
+        json["boards_by_length"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["boards"].as_u64().unwrap())
+            .collect()
+    };
+    let whole = report(&[]);
+    let mut union = vec![0; counts(&whole).len()];
+    let mut boards = 0;
+    for shard in ["1/4", "2/4", "3/4", "4/4"] {
+        let part = report(&["--shard", shard]);
+        assert_eq!(part["shard"], shard, "the report names its shard");
+        assert!(
+            part["command"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--shard {shard}"))
+        );
+        boards += part["boards"].as_u64().unwrap();
+        for (total, count) in union.iter_mut().zip(counts(&part)) {
+            *total += count;
+        }
+    }
+    assert_eq!(boards, 30);
+    assert_eq!(union, counts(&whole));
+}
+
+#[test]
 fn census_help_names_the_flags() {
     let output = run(&["census", "--help"]);
     assert!(output.status.success());
@@ -123,7 +170,7 @@ fn the_repeat_command_leaves_out_the_default_max_length() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(
         text.ends_with(
-            "repeat with: rotation-game verify --seed 4 --uniform --boards 3 --solvers pdb\n"
+            "repeat with: rotation-game verify --seed 4 --mix --boards 3 --solvers pdb\n"
         ),
         "{text}"
     );

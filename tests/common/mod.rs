@@ -3,6 +3,9 @@
 
 #![allow(dead_code, unused_imports)] // Each test file uses its own part of this module.
 
+#[cfg(unix)]
+pub mod programs;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

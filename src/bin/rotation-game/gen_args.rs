@@ -2,7 +2,7 @@
 
 use clap::Args;
 use rotation_game::OptimalLength;
-use rotation_game::generator::{Generator, Mode};
+use rotation_game::generator::{Generator, Mode, hardest_boards};
 
 /// Which boards to generate, and from which seed.
 #[derive(Args, Clone, Debug)]
@@ -10,15 +10,20 @@ use rotation_game::generator::{Generator, Mode};
 pub struct GenArgs {
     /// Seed of the generator: the same seed gives the same boards on every
     /// machine and with any number of threads. Without it a seed is drawn
-    /// and printed to standard error, so that the run can be repeated.
+    /// and printed to standard error (when the seed makes a difference), so
+    /// that the run can be repeated.
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// How many boards (ignored by --hardest, which gives all of them).
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    pub boards: u64,
+    /// How many boards (default: 10 for gen; 14, one of each optimal
+    /// length with --mix, for verify and stress). With --hardest, a seeded
+    /// sample of N of the 192 hardest boards, without repetition; without
+    /// --boards, --hardest gives all 192.
+    #[arg(long, value_name = "N")]
+    pub boards: Option<u64>,
 
-    /// Uniformly random arrangements of the 24 tiles (the default mode).
+    /// Uniformly random arrangements of the 24 tiles (the default mode of
+    /// gen).
     #[arg(long, group = "mode")]
     pub uniform: bool,
 
@@ -32,37 +37,96 @@ pub struct GenArgs {
     #[arg(long, group = "mode", value_name = "K", visible_alias = "depth")]
     pub length: Option<OptimalLength>,
 
-    /// Every board of the greatest optimal length (13), in a stable order.
+    /// Board i (from 0) has optimal length i mod 14, uniform among the
+    /// boards of that length (as --length draws them; length 13 from the
+    /// hardest boards): every 14 boards hold a solved board, one of each
+    /// length and a hardest board. The default mode of verify and stress.
+    #[arg(long, group = "mode")]
+    pub mix: bool,
+
+    /// The boards of the greatest optimal length (13): all 192 in a stable
+    /// order, or with --boards N a seeded sample of N of them.
     #[arg(long, group = "mode")]
     pub hardest: bool,
 }
 
+/// What a command generates when its flags do not say.
+#[derive(Clone, Copy, Debug)]
+pub struct Defaults {
+    mode: Mode,
+    boards: u64,
+}
+
+/// `gen`: 10 uniformly random boards.
+pub const FOR_GEN: Defaults = Defaults {
+    mode: Mode::Uniform,
+    boards: 10,
+};
+
+/// `verify` and `stress`: 14 boards of the mix, one of each optimal length.
+pub const FOR_CAMPAIGNS: Defaults = Defaults {
+    mode: Mode::Mix,
+    boards: 14,
+};
+
 impl GenArgs {
     /// The mode the flags select.
-    pub fn mode(&self) -> Mode {
+    pub fn mode(&self, defaults: Defaults) -> Mode {
         if let Some(moves) = self.scramble {
             Mode::Scramble(moves)
         } else if let Some(length) = self.length {
             Mode::Length(length)
+        } else if self.hardest && self.boards.is_some() {
+            Mode::HardestSample
         } else if self.hardest {
             Mode::Hardest
-        } else {
+        } else if self.mix {
+            Mode::Mix
+        } else if self.uniform {
             Mode::Uniform
+        } else {
+            defaults.mode
         }
     }
 
-    /// The seed given, or a freshly drawn one, announced on standard error.
-    pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or_else(|| {
-            let seed = draw_seed();
-            eprintln!("rotation-game: no --seed given, using --seed {seed}");
-            seed
-        })
+    /// How many boards are asked for.
+    pub fn boards(&self, defaults: Defaults) -> u64 {
+        self.boards.unwrap_or(defaults.boards)
     }
 
-    /// The generator the flags describe, with its seed.
-    pub fn generator(&self) -> Generator {
-        Generator::new(self.seed(), self.mode())
+    /// The generator the flags describe, for the whole campaign. A seed not
+    /// given is drawn and announced on standard error, when it matters.
+    ///
+    /// Exits with a usage error (status 2) when more hardest boards are
+    /// asked for than there are.
+    pub fn generator(&self, defaults: Defaults) -> Generator {
+        let mode = self.mode(defaults);
+        if mode == Mode::HardestSample {
+            let there_are = hardest_boards().len() as u64;
+            if self.boards(defaults) > there_are {
+                clap::Error::raw(
+                    clap::error::ErrorKind::ValueValidation,
+                    format!(
+                        "--hardest --boards {}: there are only {there_are} hardest boards, and a sample has no repetition\n",
+                        self.boards(defaults)
+                    ),
+                )
+                .exit();
+            }
+        }
+        Generator::new(self.seed(mode), mode)
+    }
+
+    /// The seed given, or a freshly drawn one, announced on standard error
+    /// when it changes the boards.
+    fn seed(&self, mode: Mode) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            let seed = draw_seed();
+            if mode.uses_seed() {
+                eprintln!("rotation-game: no --seed given, using --seed {seed}");
+            }
+            seed
+        })
     }
 }
 
@@ -73,7 +137,24 @@ pub fn mode_flags(mode: Mode) -> String {
         Mode::Uniform => "--uniform".to_owned(),
         Mode::Scramble(moves) => format!("--scramble {moves}"),
         Mode::Length(length) => format!("--length {length}"),
-        Mode::Hardest => "--hardest".to_owned(),
+        Mode::Mix => "--mix".to_owned(),
+        Mode::Hardest | Mode::HardestSample => "--hardest".to_owned(),
+    }
+}
+
+/// The flags that give `generator`'s campaign of `boards` boards again:
+/// seed, mode and count (only the mode for all the hardest boards, where
+/// neither seed nor count plays a part).
+pub fn repeat_flags(generator: &Generator, boards: u64) -> String {
+    let mode = generator.mode();
+    if mode.uses_seed() {
+        format!(
+            "--seed {} {} --boards {boards}",
+            generator.seed(),
+            mode_flags(mode)
+        )
+    } else {
+        mode_flags(mode)
     }
 }
 

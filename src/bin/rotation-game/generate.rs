@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::exit;
-use crate::gen_args::GenArgs;
+use crate::gen_args::{FOR_GEN, GenArgs};
 
 /// Generate boards as judge input, one case per line, ending with the "0"
 /// line. Every mode is deterministic given --seed.
@@ -17,11 +17,11 @@ pub struct GenCommand {
 }
 
 pub fn run(args: GenCommand) -> ExitCode {
-    let generator = args.generator.generator();
+    let generator = args.generator.generator(FOR_GEN);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut line = String::with_capacity(48);
     let result = (|| {
-        for index in 0..generator.count(args.generator.boards) {
+        for index in 0..generator.count(args.generator.boards(FOR_GEN)) {
             line.clear();
             generator.board(index).write_judge_line(&mut line);
             line.push('\n');

@@ -6,14 +6,20 @@ mod exit;
 mod gen_args;
 mod generate;
 mod input;
+#[cfg(unix)]
+mod junit;
 mod picture;
 mod progress;
 mod repeat;
+#[cfg(unix)]
+mod runner_args;
 mod show;
 mod solve;
 mod solver_args;
 #[cfg(unix)]
 mod stress;
+#[cfg(unix)]
+mod timing;
 mod validate;
 mod verify;
 
@@ -44,6 +50,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The sandbox of `stress` runs this executable again as its PID 1.
+    #[cfg(unix)]
+    rotation_game::stress::init::serve_if_asked();
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),

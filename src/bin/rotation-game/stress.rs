@@ -1,178 +1,439 @@
-//! `rotation-game stress`: runs someone else's program on generated boards
-//! and reports its smallest failing case.
+//! `rotation-game stress`: judges someone else's program on generated
+//! boards as a contest judge does, and reports verdicts, timing and the
+//! smallest failing case.
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::SystemTime;
 
 use clap::Args;
-use rotation_game::checker::{DEFAULT_OUTPUT_LIMIT, Quote};
-use rotation_game::stress::process::RunLimits;
-use rotation_game::stress::{self, FailedRun, Outcome, StressOptions};
+use rotation_game::checker::Quote;
+use rotation_game::generator::{Generator, Shard};
+use rotation_game::judge::write_answer;
+use rotation_game::parser::format_input;
+use rotation_game::stress::runner::available_memory;
+use rotation_game::stress::{
+    self, CampaignReport, FailedRun, Isolation, Limits, RunRecord, Runner, StressOptions, Summary,
+};
+use serde::Serialize;
 
 use crate::exit;
-use crate::gen_args::GenArgs;
+use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
+use crate::junit;
 use crate::progress;
 use crate::repeat::show_command;
+use crate::runner_args::{RunnerArgs, isolation_summary};
+use crate::timing::{self, cases, memory, time};
 
-/// Run a program on generated boards and judge every output with the
-/// checker; on a failure, find and report the smallest failing case.
+/// Judge a program on generated boards as a contest judge does: every run
+/// within CPU time, wall-clock, memory and output limits, isolated, judged
+/// with the checker, with the judges' verdicts (AC, WA, PE, TLE, MLE, RTE,
+/// OLE); then a summary with the slowest runs and the CPU time by optimal
+/// length, and the smallest failing case.
 ///
-/// PROGRAM is one string, run by "sh -c" (so quoting, pipes and
-/// redirections work) in a process group of its own: a timeout or an output
-/// flood kills the whole group, children and grandchildren included, and so
-/// does the end of every run. A plain command (no pipes, ";", redirections
-/// or "$") is exec'd by the shell, so that a signal killing the program is
-/// named; in a script, the shell reports it as exit status 128 + N.
+/// PROGRAM is one string. A program and its arguments ("./a.out",
+/// "python3 sol.py") run directly, paths taken from the current directory;
+/// anything needing a shell (pipes, ";", redirections, "$") runs under
+/// "sh -c", which reports a signal killing its last command as exit
+/// status 128 + N. Each run starts in a fresh, empty work directory (also
+/// TMPDIR), the only place it can write, and everything it starts is killed
+/// at its end.
 ///
-/// When a run fails, its cases are re-run one at a time, fewest optimal
-/// moves first, and the first that fails alone is reported: the case, the
-/// expected output, the program's output (shortened), the verdict, and the
-/// "rotation-game show" command that draws it. Crashes (exit status or
-/// signal), timeouts, output floods and wrong or garbled output are each
-/// reported as what they are.
+/// By default the boards are the mix: case k has optimal length
+/// (k - 1) mod 14, so every 14 cases hold a solved board, every length and
+/// a hardest board. Cases count from 1 everywhere.
 ///
-/// Exit status: 0 when every case passed, 1 on a failure, 2 on a bad
-/// command line, 74 when the program cannot be started or FILE written.
+/// When a run of several cases fails, its cases are re-run one at a time,
+/// fewest optimal moves first, and the first that fails alone is reported
+/// with its input, the expected and the actual output, and the
+/// "rotation-game show" command that draws it. A run of one case is not
+/// run again.
+///
+/// Exit status: 0 when every run is accepted, 1 on any other verdict, 2 on
+/// a bad command line (or limits the machine cannot honour), 71 when
+/// --sandbox on cannot have its sandbox, 74 when the program cannot be
+/// started or a report not written.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct StressArgs {
-    /// The program's command line, run by "sh -c".
+    /// The program's command line (one string).
     #[arg(long, value_name = "PROGRAM")]
     program: String,
 
     #[command(flatten)]
     generator: GenArgs,
 
+    /// Only shard I of N (1 ≤ I ≤ N): the cases k with k mod N = I mod N,
+    /// for splitting a campaign across N CI jobs. The N shards together
+    /// judge exactly the unsharded campaign.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+
     /// How many cases each run of the program gets (1 to 100000).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     cases_per_run: u64,
 
-    /// How many runs go at once, 1 to 256 (default: the number of CPUs).
+    /// How many runs go at once, 1 to 256 (default: the number of CPUs, or
+    /// fewer if the memory available cannot hold that many runs at
+    /// --memory-limit). CPU time limits do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: Option<u64>,
 
-    /// Wall-clock seconds allowed per run.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_seconds)]
-    timeout: f64,
-
-    /// The most bytes of output allowed per run.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
-    output_limit: u64,
+    #[command(flatten)]
+    runner: RunnerArgs,
 
     /// Judge outputs with strict whitespace (as check --strict).
     #[arg(long)]
     strict: bool,
 
+    /// Stop at the first failing run (runs after it are not reported).
+    #[arg(long)]
+    fail_fast: bool,
+
     /// Write the smallest failing case to FILE as judge input.
     #[arg(long, value_name = "FILE")]
     save_failing_to: Option<PathBuf>,
+
+    /// Write the whole campaign to FILE as JSON: seed, mode, limits, the
+    /// summary, and every run (cases, verdict, message, cpu_seconds,
+    /// wall_seconds, peak_memory_bytes).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Write the campaign to FILE as JUnit XML, one test case per run
+    /// (its time is the CPU time), for CI systems to display.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
-        _ => Err(format!(
-            "expected seconds between 0 and 86400, found {text:?}"
-        )),
+/// The campaign, as `--json` writes it.
+#[derive(Serialize)]
+struct CampaignJson<'a> {
+    passed: bool,
+    program: &'a str,
+    seed: Option<u64>,
+    mode: String,
+    boards: u64,
+    shard: Option<String>,
+    cases_per_run: u64,
+    limits: &'a Limits,
+    isolation: &'a Isolation,
+    summary: &'a Summary,
+    runs: &'a [RunRecord],
+    runs_not_reported: u64,
+    failure: Option<FailureJson<'a>>,
+    seconds: f64,
+    command: &'a str,
+}
+
+/// The first failure, as `--json` writes it.
+#[derive(Serialize)]
+struct FailureJson<'a> {
+    run: FailedRunJson<'a>,
+    smallest: Option<FailedRunJson<'a>>,
+}
+
+/// A failed run with its input and outputs.
+#[derive(Serialize)]
+struct FailedRunJson<'a> {
+    cases: &'a [u64],
+    verdict: &'static str,
+    message: String,
+    input: String,
+    expected_output: String,
+    program_output: String,
+    program_stderr: String,
+    cpu_seconds: f64,
+    wall_seconds: f64,
+    peak_memory_bytes: u64,
+    show: Vec<String>,
+}
+
+impl<'a> FailedRunJson<'a> {
+    fn of(failed: &'a FailedRun) -> FailedRunJson<'a> {
+        FailedRunJson {
+            cases: &failed.cases,
+            verdict: failed.judgement.verdict().code(),
+            message: failed.judgement.to_string(),
+            input: failed.input(),
+            expected_output: expected_output(failed),
+            program_output: String::from_utf8_lossy(&failed.run.stdout).into_owned(),
+            program_stderr: String::from_utf8_lossy(&failed.run.stderr).into_owned(),
+            cpu_seconds: failed.run.cpu_time.as_secs_f64(),
+            wall_seconds: failed.run.wall_time.as_secs_f64(),
+            peak_memory_bytes: failed.run.peak_memory_bytes,
+            show: show_commands(failed),
+        }
     }
+}
+
+fn expected_output(failed: &FailedRun) -> String {
+    let mut expected = Vec::new();
+    for solution in &failed.answers {
+        write_answer(&mut expected, solution);
+    }
+    String::from_utf8_lossy(&expected).into_owned()
+}
+
+fn show_commands(failed: &FailedRun) -> Vec<String> {
+    failed
+        .boards
+        .iter()
+        .zip(&failed.answers)
+        .map(|(board, solution)| show_command(board, &solution.moves))
+        .collect()
 }
 
 pub fn run(args: StressArgs) -> ExitCode {
-    let generator = args.generator.generator();
-    let count = generator.count(args.generator.boards);
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |jobs| jobs as usize,
-    );
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let whole = args.generator.generator(FOR_CAMPAIGNS);
+    let generator = whole.clone().sharded(shard);
+    let requested = args.generator.boards(FOR_CAMPAIGNS);
+    let count = generator.count(requested);
+    let jobs = match args.jobs {
+        Some(jobs) => jobs as usize,
+        None => default_jobs(&args.runner),
+    };
+    let runner = match args.runner.runner(&args.program, jobs) {
+        Ok(runner) => runner,
+        Err(status) => return status,
+    };
     let options = StressOptions {
-        program: args.program.clone(),
-        limits: RunLimits {
-            timeout: Duration::from_secs_f64(args.timeout),
-            output_limit: args.output_limit,
-        },
         cases_per_run: args.cases_per_run,
         jobs,
         strict_whitespace: args.strict,
+        fail_fast: args.fail_fast,
     };
+    let started = SystemTime::now();
     let bar = progress::bar(count, "cases");
-    let started = Instant::now();
-    let outcome = stress::campaign(&generator, count, &options, &|cases| bar.inc(cases));
+    let outcome = stress::campaign(&generator, requested, &runner, &options, &|cases| {
+        bar.inc(cases)
+    });
     bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    match outcome {
+    let report = match outcome {
+        Ok(report) => report,
         Err(error) => {
             eprintln!("rotation-game: cannot run {:?}: {error}", args.program);
-            ExitCode::from(exit::IO_ERROR)
+            return ExitCode::from(exit::IO_ERROR);
         }
-        Ok(Outcome::Passed { cases, runs }) => {
-            let written = writeln!(
-                out,
-                "stress: ok, {cases} cases in {runs} runs passed (seed {}, {seconds:.1} s)",
-                generator.seed()
-            )
-            .and_then(|()| out.flush());
-            exit::after_report(written, false)
+    };
+    let summary = Summary::of(&report.runs);
+    let failed = report.failure.is_some();
+    let command = repeat_command(&args, &generator, requested, jobs);
+
+    if let Some(path) = &args.save_failing_to
+        && let Some(failure) = &report.failure
+        && let Err(error) = fs::write(path, failure.shown().input())
+    {
+        eprintln!("rotation-game: cannot write {}: {error}", path.display());
+        return ExitCode::from(exit::IO_ERROR);
+    }
+    if let Some(path) = &args.json {
+        let json = CampaignJson {
+            passed: !failed,
+            program: &args.program,
+            seed: generator.mode().uses_seed().then(|| generator.seed()),
+            mode: mode_flags(generator.mode()),
+            boards: generator.total(requested),
+            shard: (!shard.is_whole()).then(|| shard.to_string()),
+            cases_per_run: args.cases_per_run,
+            limits: runner.limits(),
+            isolation: runner.isolation(),
+            summary: &summary,
+            runs: &report.runs,
+            runs_not_reported: report.runs_not_reported,
+            failure: report.failure.as_ref().map(|failure| FailureJson {
+                run: FailedRunJson::of(&failure.run),
+                smallest: failure.smallest.as_ref().map(FailedRunJson::of),
+            }),
+            seconds: report.elapsed.as_secs_f64(),
+            command: &command,
+        };
+        let written = serde_json::to_vec_pretty(&json)
+            .map_err(io::Error::from)
+            .and_then(|mut bytes| {
+                bytes.push(b'\n');
+                fs::write(path, bytes)
+            });
+        if let Err(error) = written {
+            eprintln!("rotation-game: cannot write {}: {error}", path.display());
+            return ExitCode::from(exit::IO_ERROR);
         }
-        Ok(Outcome::Failed {
-            run,
-            first_board,
-            smallest,
-        }) => {
-            let written = writeln!(
+    }
+    if let Some(path) = &args.junit {
+        let suite = junit_suite(
+            &args, &whole, &generator, &report, &runner, &command, started,
+        );
+        let written = fs::File::create(path).and_then(|file| {
+            let mut out = io::BufWriter::new(file);
+            junit::write(&mut out, &suite)?;
+            out.flush()
+        });
+        if let Err(error) = written {
+            eprintln!("rotation-game: cannot write {}: {error}", path.display());
+            return ExitCode::from(exit::IO_ERROR);
+        }
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let written = write_text(
+        &mut out, &args, &generator, &report, &summary, &runner, &command,
+    )
+    .and_then(|()| out.flush());
+    exit::after_report(written, failed)
+}
+
+/// One run per CPU, but no more than the memory available holds at the
+/// memory limit (at least one).
+fn default_jobs(runner: &RunnerArgs) -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let fit = available_memory().map_or(cpus as u64, |bytes| bytes / runner.limits().memory_bytes);
+    cpus.min(fit as usize).max(1)
+}
+
+/// What the campaign covered: seed, mode, shard.
+fn campaign_label(generator: &Generator) -> String {
+    let mut label = String::new();
+    if generator.mode().uses_seed() {
+        label.push_str(&format!("seed {}, ", generator.seed()));
+    }
+    label.push_str(&mode_flags(generator.mode()));
+    if !generator.shard().is_whole() {
+        label.push_str(&format!(", shard {}", generator.shard()));
+    }
+    label
+}
+
+/// The report as text: the outcome, the first failure in detail, the
+/// summary, the limits and the command that repeats the campaign.
+fn write_text(
+    out: &mut impl Write,
+    args: &StressArgs,
+    generator: &Generator,
+    report: &CampaignReport,
+    summary: &Summary,
+    runner: &Runner,
+    command: &str,
+) -> io::Result<()> {
+    let label = campaign_label(generator);
+    let seconds = report.elapsed.as_secs_f64();
+    match &report.failure {
+        None => writeln!(
+            out,
+            "stress: accepted: {} in {} ({label}, {seconds:.1} s)",
+            counted(summary.cases, "case"),
+            counted(summary.runs, "run")
+        )?,
+        Some(failure) => {
+            let failing = summary.runs
+                - summary
+                    .verdicts
+                    .iter()
+                    .filter(|count| count.verdict == stress::Verdict::Accepted)
+                    .map(|count| count.runs)
+                    .sum::<u64>();
+            writeln!(
                 out,
-                "stress: the run of boards {}..{} (seed {}) failed: {}",
-                first_board,
-                first_board + run.boards.len() as u64,
-                generator.seed(),
-                run.failure
-            )
-            .and_then(|()| report(&mut out, &smallest))
-            .and_then(|()| out.flush());
+                "stress: {failing} of {} failed ({}, {label}, {seconds:.1} s)",
+                counted(summary.runs, "run"),
+                counted(summary.cases, "case")
+            )?;
+            let run = &failure.run;
+            let what = if run.cases.len() == 1 {
+                format!("case {}", run.cases[0])
+            } else {
+                format!("the run of cases {}", cases(&run.cases))
+            };
+            writeln!(out, "first failure: {what}: {}", run.judgement)?;
+            write_failed(
+                out,
+                failure.shown(),
+                failure.smallest.is_some(),
+                run.cases.len() > 1,
+            )?;
             if let Some(path) = &args.save_failing_to {
-                if let Err(error) = fs::write(path, smallest.input()) {
-                    eprintln!("rotation-game: cannot write {}: {error}", path.display());
-                    return ExitCode::from(exit::IO_ERROR);
-                }
-                let saved = writeln!(out, "saved to {}", path.display()).and_then(|()| out.flush());
-                return exit::after_report(written.and(saved), true);
+                writeln!(out, "saved to {}", path.display())?;
             }
-            exit::after_report(written, true)
+            writeln!(out)?;
         }
+    }
+    if report.runs_not_reported > 0 {
+        writeln!(
+            out,
+            "{} after the first failure not reported (--fail-fast)",
+            counted(report.runs_not_reported, "run")
+        )?;
+    }
+    timing::write_summary(out, summary)?;
+    let limits = runner.limits();
+    writeln!(
+        out,
+        "limits per run: {} s of CPU, {} s of wall clock, {} of memory, {} bytes of output; {}",
+        limits.cpu_time.as_secs_f64(),
+        limits.wall_time.as_secs_f64(),
+        memory(limits.memory_bytes),
+        limits.output_bytes,
+        isolation_summary(runner)
+    )?;
+    writeln!(out, "repeat with: {command}")
+}
+
+/// `1 case`, `2 cases`.
+fn counted(count: u64, what: &str) -> String {
+    if count == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{count} {what}s")
     }
 }
 
-/// Writes the smallest failing case: input, expected and actual output,
-/// verdict, and the command that draws it.
-fn report(out: &mut impl Write, failed: &FailedRun) -> io::Result<()> {
+/// The failing case (or run) in detail: input, expected and actual output,
+/// measures, verdict, and the commands that draw it.
+fn write_failed(
+    out: &mut impl Write,
+    failed: &FailedRun,
+    shrunk: bool,
+    several: bool,
+) -> io::Result<()> {
     if failed.boards.len() == 1 {
+        let label = if shrunk || several {
+            "smallest failing case"
+        } else {
+            "failing case"
+        };
         writeln!(
             out,
-            "smallest failing case ({} optimal moves):",
-            failed.answers[0].moves.len()
+            "{label}: case {} ({}):",
+            failed.cases[0],
+            counted(failed.answers[0].moves.len() as u64, "optimal move")
         )?;
     } else {
-        writeln!(out, "no case fails alone; the failing run:")?;
+        writeln!(
+            out,
+            "no case fails alone; the failing run, cases {}:",
+            cases(&failed.cases)
+        )?;
     }
     writeln!(out, "input:")?;
     write_indented(out, &failed.input())?;
     writeln!(out, "expected output:")?;
-    let mut expected = Vec::new();
-    for solution in &failed.answers {
-        rotation_game::judge::write_answer(&mut expected, solution);
+    write_indented(out, &expected_output(failed))?;
+    write_output(out, &failed.run.stdout, 2 * failed.boards.len() + 2)?;
+    if !failed.run.stderr.is_empty() {
+        writeln!(out, "program stderr: {}", Quote::new(&failed.run.stderr))?;
     }
-    write_indented(out, &String::from_utf8_lossy(&expected))?;
-    write_output(out, &failed.output.stdout, 2 * failed.boards.len() + 2)?;
-    if !failed.output.stderr.is_empty() {
-        writeln!(out, "program stderr: {}", Quote::new(&failed.output.stderr))?;
-    }
-    writeln!(out, "verdict: {}", failed.failure)?;
-    for (board, solution) in failed.boards.iter().zip(&failed.answers) {
-        writeln!(out, "show it: {}", show_command(board, &solution.moves))?;
+    writeln!(
+        out,
+        "CPU {}, wall clock {}, peak memory {}",
+        time(failed.run.cpu_time),
+        time(failed.run.wall_time),
+        memory(failed.run.peak_memory_bytes)
+    )?;
+    writeln!(out, "verdict: {}", failed.judgement)?;
+    for command in show_commands(failed) {
+        writeln!(out, "show it: {command}")?;
     }
     Ok(())
 }
@@ -201,4 +462,167 @@ fn write_indented(out: &mut impl Write, text: &str) -> io::Result<()> {
         writeln!(out, "    {line}")?;
     }
     Ok(())
+}
+
+/// `text` quoted for a POSIX shell, when it needs it.
+fn shell_quote(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-=:,+@%".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The command that runs this campaign again (`jobs` only shows when it
+/// was given).
+fn repeat_command(args: &StressArgs, generator: &Generator, requested: u64, jobs: usize) -> String {
+    let mut command = format!(
+        "rotation-game stress --program {} {}",
+        shell_quote(&args.program),
+        repeat_flags(generator, requested)
+    );
+    if !generator.shard().is_whole() {
+        command.push_str(&format!(" --shard {}", generator.shard()));
+    }
+    if args.cases_per_run != 1 {
+        command.push_str(&format!(" --cases-per-run {}", args.cases_per_run));
+    }
+    if args.jobs.is_some() {
+        command.push_str(&format!(" --jobs {jobs}"));
+    }
+    let limits = args.runner.limits();
+    let defaults = Limits::DEFAULT;
+    if limits.cpu_time != defaults.cpu_time {
+        command.push_str(&format!(" --time-limit {}", limits.cpu_time.as_secs_f64()));
+    }
+    if let Some(wall) = args.runner.wall_limit {
+        command.push_str(&format!(" --wall-limit {wall}"));
+    }
+    if limits.memory_bytes != defaults.memory_bytes {
+        command.push_str(&format!(" --memory-limit {}", args.runner.memory_limit));
+    }
+    if limits.output_bytes != defaults.output_bytes {
+        command.push_str(&format!(" --output-limit {}", limits.output_bytes));
+    }
+    if args.strict {
+        command.push_str(" --strict");
+    }
+    command
+}
+
+/// The JUnit suite: one case per run, named by its cases and their optimal
+/// lengths, its time the CPU time; a failing run's detail holds its
+/// message, its input and the commands that draw its boards.
+fn junit_suite(
+    args: &StressArgs,
+    whole: &Generator,
+    generator: &Generator,
+    report: &CampaignReport,
+    runner: &Runner,
+    command: &str,
+    started: SystemTime,
+) -> junit::Suite {
+    let limits = runner.limits();
+    let mut properties = vec![("program".to_owned(), args.program.clone())];
+    if generator.mode().uses_seed() {
+        properties.push(("seed".to_owned(), generator.seed().to_string()));
+    }
+    properties.extend([
+        ("mode".to_owned(), mode_flags(generator.mode())),
+        ("shard".to_owned(), generator.shard().to_string()),
+        (
+            "time_limit_seconds".to_owned(),
+            limits.cpu_time.as_secs_f64().to_string(),
+        ),
+        (
+            "wall_limit_seconds".to_owned(),
+            limits.wall_time.as_secs_f64().to_string(),
+        ),
+        (
+            "memory_limit_bytes".to_owned(),
+            limits.memory_bytes.to_string(),
+        ),
+        (
+            "output_limit_bytes".to_owned(),
+            limits.output_bytes.to_string(),
+        ),
+        ("isolation".to_owned(), isolation_summary(runner)),
+        ("command".to_owned(), command.to_owned()),
+    ]);
+    let cases = report
+        .runs
+        .iter()
+        .map(|run| {
+            let lengths: Vec<String> = run
+                .optimal_lengths
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let name = if run.cases.len() == 1 {
+                format!("case {} (optimal length {})", run.cases[0], lengths[0])
+            } else {
+                format!(
+                    "cases {} (optimal lengths {})",
+                    timing::cases(&run.cases),
+                    lengths.join(", ")
+                )
+            };
+            let failure = (run.verdict != stress::Verdict::Accepted).then(|| {
+                let boards: Vec<_> = run
+                    .cases
+                    .iter()
+                    .map(|&case| whole.board(case - 1))
+                    .collect();
+                let mut detail = format!(
+                    "{}\nCPU {}, wall clock {}, peak memory {}\ninput:\n{}",
+                    run.message,
+                    time(run.cpu_time),
+                    time(run.wall_time),
+                    memory(run.peak_memory_bytes),
+                    format_input(&boards)
+                );
+                for board in &boards {
+                    detail.push_str(&format!(
+                        "rotation-game show {}\n",
+                        crate::repeat::compact(board)
+                    ));
+                }
+                junit::CaseFailure {
+                    kind: run.verdict.code().to_owned(),
+                    message: run.message.clone(),
+                    detail,
+                }
+            });
+            junit::Case {
+                name,
+                classname: format!("rotation-game.stress.{}", suite_file_name(&args.program)),
+                time: run.cpu_time,
+                failure,
+            }
+        })
+        .collect();
+    junit::Suite {
+        name: format!(
+            "rotation-game stress {} ({})",
+            args.program,
+            campaign_label(generator)
+        ),
+        properties,
+        cases,
+        started,
+    }
+}
+
+/// The program's file name, for JUnit class names (CI systems group by
+/// them): `a.out` for `./build/a.out --fast`.
+fn suite_file_name(program: &str) -> String {
+    let first = program.split_whitespace().next().unwrap_or(program);
+    Path::new(first).file_name().map_or_else(
+        || first.to_owned(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }

@@ -6,12 +6,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rotation_game::LengthCounts;
+use rotation_game::generator::{Generator, Shard};
 use rotation_game::solver::{Solution, Solver, SolverEntry};
 use rotation_game::verify::{BoardSource, Disagreement, Report, SolverStats, verify};
 use serde::Serialize;
 
 use crate::exit;
-use crate::gen_args::{GenArgs, mode_flags};
+use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
 use crate::progress;
 use crate::repeat::show_command;
 use crate::solver_args::{self, BoundArgs};
@@ -22,7 +23,7 @@ use crate::solver_args::{self, BoundArgs};
 /// lexicographically smallest such sequence, and all solvers agree.
 ///
 /// Each disagreement is printed with the judge input that reproduces it, what
-/// each solver answered, the seed and index, and `rotation-game show`
+/// each solver answered, the seed and case number, and `rotation-game show`
 /// commands; a summary follows (boards, count per optimal length, time per
 /// solver, disagreements). The report does not depend on --threads.
 ///
@@ -34,6 +35,12 @@ use crate::solver_args::{self, BoundArgs};
 pub struct VerifyArgs {
     #[command(flatten)]
     generator: GenArgs,
+
+    /// Only shard I of N (1 ≤ I ≤ N): the cases k (from 1) with
+    /// k mod N = I mod N, for splitting a campaign across N CI jobs. The N
+    /// shards together check exactly the unsharded campaign.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
 
     /// Solvers to run, separated by commas (pdb, ida, bfs, descent). Each
     /// gets only the boards it answers: bfs those whose optimal length is
@@ -69,18 +76,24 @@ struct ReportJson<'a> {
     threads: usize,
     seconds: f64,
     mode: String,
+    shard: Option<String>,
     command: &'a str,
 }
 
 #[derive(Serialize)]
 struct DisagreementJson<'a> {
+    /// The board's case number in the campaign, from 1 (`index` is its
+    /// index in this shard, from 0).
+    case: u64,
     #[serde(flatten)]
     disagreement: &'a Disagreement,
     show: Vec<String>,
 }
 
 pub fn run(args: VerifyArgs) -> ExitCode {
-    let generator = args.generator.generator();
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let generator = args.generator.generator(FOR_CAMPAIGNS).sharded(shard);
+    let requested = args.generator.boards(FOR_CAMPAIGNS);
     let mut entries = args.solvers.clone();
     let mut seen = Vec::new();
     entries.retain(|entry| {
@@ -96,7 +109,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let solvers: Vec<&dyn Solver> = built.iter().map(Box::as_ref).collect();
     let source = BoardSource::Generated {
         generator: &generator,
-        count: args.generator.boards,
+        count: requested,
     };
     let bar = progress::bar(source.len(), "boards");
     let result = verify(source, &solvers, args.threads, &|boards| bar.inc(boards));
@@ -110,12 +123,13 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     };
     let names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
     let mut campaign = format!(
-        "rotation-game verify --seed {} {} --boards {} --solvers {}",
-        generator.seed(),
-        mode_flags(generator.mode()),
-        source.len(),
-        names.join(",")
+        "rotation-game verify {}",
+        repeat_flags(&generator, requested)
     );
+    if !shard.is_whole() {
+        campaign.push_str(&format!(" --shard {shard}"));
+    }
+    campaign.push_str(&format!(" --solvers {}", names.join(",")));
     if !args.bound.is_default() {
         campaign.push_str(&format!(" --max-length {}", args.bound.max_length));
     }
@@ -130,6 +144,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
                 .disagreements
                 .iter()
                 .map(|disagreement| DisagreementJson {
+                    case: generator.case_number(disagreement.index),
                     disagreement,
                     show: show_commands(disagreement),
                 })
@@ -139,6 +154,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
             threads: report.threads,
             seconds: report.elapsed.as_secs_f64(),
             mode: mode_flags(generator.mode()),
+            shard: (!shard.is_whole()).then(|| shard.to_string()),
             command: &campaign,
         };
         let mut out = io::stdout().lock();
@@ -146,7 +162,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
             .map_err(io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        write_text(&report, &campaign)
+        write_text(&report, &generator, &campaign)
     };
     exit::after_report(written, !report.passed())
 }
@@ -163,13 +179,13 @@ fn show_commands(disagreement: &Disagreement) -> Vec<String> {
 
 /// Every disagreement, then the summary and the command that repeats the
 /// campaign.
-fn write_text(report: &Report, campaign: &str) -> io::Result<()> {
+fn write_text(report: &Report, generator: &Generator, campaign: &str) -> io::Result<()> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     for disagreement in &report.disagreements {
-        write_disagreement(&mut out, disagreement)?;
+        write_disagreement(&mut out, disagreement, generator)?;
         writeln!(out)?;
     }
-    write_summary(&mut out, report)?;
+    write_summary(&mut out, report, generator.shard())?;
     writeln!(out, "repeat with: {campaign}")?;
     out.flush()
 }
@@ -182,14 +198,17 @@ fn one_line(solution: &Solution) -> String {
 /// Several lines: where the board comes from, the judge input that
 /// reproduces it, the expected answer, each solver's answer and faults, and
 /// `rotation-game show` commands.
-fn write_disagreement(out: &mut impl Write, disagreement: &Disagreement) -> io::Result<()> {
+fn write_disagreement(
+    out: &mut impl Write,
+    disagreement: &Disagreement,
+    generator: &Generator,
+) -> io::Result<()> {
+    let case = generator.case_number(disagreement.index);
     match disagreement.seed {
-        Some(seed) => writeln!(
-            out,
-            "disagreement on board {} of seed {seed}",
-            disagreement.index
-        )?,
-        None => writeln!(out, "disagreement on board {}", disagreement.index)?,
+        Some(seed) if generator.mode().uses_seed() => {
+            writeln!(out, "disagreement on case {case} (seed {seed})")?
+        }
+        _ => writeln!(out, "disagreement on case {case}")?,
     }
     writeln!(out, "  judge input that reproduces it:")?;
     for line in disagreement.judge_input().lines() {
@@ -222,15 +241,24 @@ fn write_disagreement(out: &mut impl Write, disagreement: &Disagreement) -> io::
 
 /// The summary: boards, the count per optimal length, the time per solver
 /// and the number of disagreements (not the disagreements themselves).
-fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
+fn write_summary(out: &mut impl Write, report: &Report, shard: Shard) -> io::Result<()> {
+    let mut about: Vec<String> = report
+        .seed
+        .map(|seed| format!("seed {seed}"))
+        .into_iter()
+        .collect();
+    if !shard.is_whole() {
+        about.push(format!("shard {shard}"));
+    }
+    let about = if about.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", about.join(", "))
+    };
     writeln!(
         out,
-        "verified {} boards{} on {} threads in {:.2} s",
+        "verified {} boards{about} on {} threads in {:.2} s",
         report.boards,
-        report
-            .seed
-            .map(|seed| format!(" (seed {seed})"))
-            .unwrap_or_default(),
         report.threads,
         report.elapsed.as_secs_f64()
     )?;
@@ -318,7 +346,7 @@ mod tests {
             elapsed: Duration::from_secs(1),
         };
         let mut summary = Vec::new();
-        write_summary(&mut summary, &report).unwrap();
+        write_summary(&mut summary, &report, Shard::WHOLE).unwrap();
         let summary = String::from_utf8(summary).unwrap();
         assert!(
             summary.contains("\npdb     4294967296 2147483648.00 s   500.00 ms\n"),

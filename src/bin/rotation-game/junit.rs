@@ -1,0 +1,190 @@
+//! JUnit XML reports, which CI systems (GitHub Actions reporters, GitLab,
+//! Jenkins, Azure Pipelines) display natively.
+//!
+//! The layout is the common JUnit schema (Ant's `junit.xsd`, which
+//! Jenkins' xUnit plugin and GitLab read): `<testsuites>` holding one
+//! `<testsuite>` (its required attributes `name`, `tests`, `failures`,
+//! `errors`, `skipped`, `time`, `timestamp` and `hostname`), holding
+//! `<properties>` and one `<testcase>` (`name`, `classname`, `time`) per
+//! run, each failing one with a `<failure message="…" type="…">` whose
+//! text is the detail.
+
+use std::io::{self, Write};
+use std::time::{Duration, SystemTime};
+
+/// A test suite: one campaign.
+pub struct Suite {
+    /// Its name.
+    pub name: String,
+    /// Name and value pairs, such as the seed and the limits.
+    pub properties: Vec<(String, String)>,
+    /// Its test cases, in order.
+    pub cases: Vec<Case>,
+    /// When it started.
+    pub started: SystemTime,
+}
+
+/// A test case: one run.
+pub struct Case {
+    /// Its name.
+    pub name: String,
+    /// Its class name (CI systems group cases by it).
+    pub classname: String,
+    /// Its time.
+    pub time: Duration,
+    /// Its failure, if it failed.
+    pub failure: Option<CaseFailure>,
+}
+
+/// Why a test case failed.
+pub struct CaseFailure {
+    /// The failure's type: the verdict's code.
+    pub kind: String,
+    /// A one-line message.
+    pub message: String,
+    /// The detail, as the element's text.
+    pub detail: String,
+}
+
+/// Text made safe for XML: the five special characters escaped, and the
+/// characters XML 1.0 does not allow (control characters other than tab,
+/// line feed and carriage return) replaced by U+FFFD.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&apos;"),
+            '\t' | '\n' | '\r' => escaped.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                escaped.push('\u{FFFD}')
+            }
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// `2025-12-01T04:35:19`: a time in UTC as the schema's `timestamp` wants
+/// it (ISO 8601 without a time zone).
+pub fn timestamp(time: SystemTime) -> String {
+    let seconds = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}
+
+/// This machine's name, for the `hostname` attribute.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned())
+}
+
+fn seconds(time: Duration) -> String {
+    format!("{:.6}", time.as_secs_f64())
+}
+
+/// Writes `suite` as a JUnit XML document.
+pub fn write(out: &mut impl Write, suite: &Suite) -> io::Result<()> {
+    let tests = suite.cases.len();
+    let failures = suite
+        .cases
+        .iter()
+        .filter(|case| case.failure.is_some())
+        .count();
+    let time = seconds(suite.cases.iter().map(|case| case.time).sum());
+    let name = escape(&suite.name);
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="{name}" tests="{tests}" failures="{failures}" errors="0" skipped="0" time="{time}">"#
+    )?;
+    writeln!(
+        out,
+        r#"  <testsuite name="{name}" tests="{tests}" failures="{failures}" errors="0" skipped="0" time="{time}" timestamp="{}" hostname="{}">"#,
+        timestamp(suite.started),
+        escape(&hostname())
+    )?;
+    writeln!(out, "    <properties>")?;
+    for (property, value) in &suite.properties {
+        writeln!(
+            out,
+            r#"      <property name="{}" value="{}"/>"#,
+            escape(property),
+            escape(value)
+        )?;
+    }
+    writeln!(out, "    </properties>")?;
+    for case in &suite.cases {
+        let head = format!(
+            r#"    <testcase name="{}" classname="{}" time="{}""#,
+            escape(&case.name),
+            escape(&case.classname),
+            seconds(case.time)
+        );
+        match &case.failure {
+            None => writeln!(out, "{head}/>")?,
+            Some(failure) => {
+                writeln!(out, "{head}>")?;
+                writeln!(
+                    out,
+                    r#"      <failure message="{}" type="{}">{}</failure>"#,
+                    escape(&failure.message),
+                    escape(&failure.kind),
+                    escape(&failure.detail)
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+        }
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_and_forbidden_characters_are_escaped() {
+        assert_eq!(
+            escape("a<b & \"c\" 'd'>\u{1}\t"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}\t"
+        );
+    }
+
+    #[test]
+    fn timestamps_are_utc_civil_dates() {
+        let at = |seconds| timestamp(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds));
+        assert_eq!(at(0), "1970-01-01T00:00:00");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00");
+        assert_eq!(at(1_764_563_719), "2025-12-01T04:35:19");
+    }
+}

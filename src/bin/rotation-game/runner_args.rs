@@ -1,0 +1,170 @@
+//! The flags of a judge-grade run of someone else's program: its limits
+//! and its isolation. Shared by the commands that run programs.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
+use rotation_game::stress::{
+    Limits, MIB, Measurement, Program, Runner, RunnerError, RunnerOptions, SandboxError,
+    SandboxMode, WALL_PER_CPU,
+};
+
+use crate::exit;
+
+/// Limits and isolation of each run.
+#[derive(Args, Clone, Debug)]
+pub struct RunnerArgs {
+    /// CPU time allowed per run, in seconds (user plus system time of the
+    /// program and of every process it starts; a fraction is allowed).
+    /// CPU time does not grow when the machine is busy.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_seconds)]
+    pub time_limit: f64,
+
+    /// Wall-clock time allowed per run, in seconds: a safety net for
+    /// programs that sleep or wait (default: 3 times --time-limit).
+    /// --timeout is another name for it.
+    #[arg(long, value_name = "SECS", visible_alias = "timeout", value_parser = parse_seconds)]
+    pub wall_limit: Option<f64>,
+
+    /// Memory allowed per run, in MiB, for the program and its processes
+    /// together; a run that reaches it is stopped (memory limit exceeded).
+    /// Enforced by a cgroup where one is writable (as root); otherwise as
+    /// an address-space limit per process, which shows as a runtime error.
+    #[arg(long, value_name = "MIB", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
+    pub memory_limit: u64,
+
+    /// The most bytes of standard output allowed per run.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
+    pub output_limit: u64,
+
+    /// Isolate each run with bubblewrap (bwrap): no network, its own
+    /// process ids, everything read-only but a fresh work directory. auto:
+    /// when bwrap works here (else a warning); on: refuse to run without
+    /// it; off: never (the program runs with your rights: never for
+    /// untrusted programs, least of all as root).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = SandboxArg::Auto)]
+    pub sandbox: SandboxArg,
+
+    /// A file or folder the program must not see, such as the answers
+    /// (repeatable; needs the sandbox).
+    #[arg(long, value_name = "PATH")]
+    pub hide: Vec<PathBuf>,
+}
+
+/// `--sandbox`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SandboxArg {
+    /// Isolated where bubblewrap works.
+    Auto,
+    /// Isolated, or no run.
+    On,
+    /// Not isolated.
+    Off,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!(
+            "expected seconds between 0 and 86400, found {text:?}"
+        )),
+    }
+}
+
+impl RunnerArgs {
+    /// The limits the flags set.
+    pub fn limits(&self) -> Limits {
+        let cpu_time = Duration::from_secs_f64(self.time_limit);
+        Limits {
+            cpu_time,
+            wall_time: self
+                .wall_limit
+                .map_or(cpu_time * WALL_PER_CPU, Duration::from_secs_f64),
+            memory_bytes: self.memory_limit * MIB,
+            output_bytes: self.output_limit,
+            ..Limits::DEFAULT
+        }
+    }
+
+    /// A runner for the command line `program` (paths resolved against the
+    /// current directory), `concurrent_runs` runs at once, with a warning
+    /// on standard error for what this machine lacks; or, having said why
+    /// on standard error, the exit status.
+    pub fn runner(&self, program: &str, concurrent_runs: usize) -> Result<Runner, ExitCode> {
+        let cannot = |message: &dyn std::fmt::Display, status: u8| {
+            eprintln!("rotation-game: cannot run {program:?}: {message}");
+            ExitCode::from(status)
+        };
+        let here = std::env::current_dir().map_err(|error| cannot(&error, exit::IO_ERROR))?;
+        let parsed =
+            Program::parse(program, &here).map_err(|error| cannot(&error, exit::IO_ERROR))?;
+        let options = RunnerOptions {
+            limits: self.limits(),
+            sandbox: match self.sandbox {
+                SandboxArg::Auto => SandboxMode::Auto,
+                SandboxArg::On => SandboxMode::On,
+                SandboxArg::Off => SandboxMode::Off,
+            },
+            hidden: self.hide.clone(),
+            concurrent_runs,
+            ..RunnerOptions::default()
+        };
+        let runner = Runner::new(parsed, &options).map_err(|error| match error {
+            RunnerError::MemoryAboveAvailable { .. } => cannot(
+                &format!("{error}: lower --memory-limit or --jobs"),
+                exit::USAGE,
+            ),
+            RunnerError::Sandbox(SandboxError::NotInstalled | SandboxError::Unusable(_)) => cannot(
+                &format!(
+                    "{error}, and --sandbox on and --hide need it (Debian and Ubuntu: apt-get install bubblewrap)"
+                ),
+                exit::OS_ERROR,
+            ),
+            RunnerError::Sandbox(_) => cannot(&error, exit::USAGE),
+        })?;
+        warn_about(&runner);
+        Ok(runner)
+    }
+}
+
+/// Says on standard error, once, what this machine lacks for judge-grade
+/// runs.
+fn warn_about(runner: &Runner) {
+    let isolation = runner.isolation();
+    if let Some(missing) = &isolation.sandbox_missing {
+        eprintln!(
+            "rotation-game: warning: runs are not isolated: {missing} (install bubblewrap, or pass --sandbox off to run without isolation on purpose)"
+        );
+    }
+    if let (Measurement::Rusage, Some(why)) = (isolation.measurement, &isolation.cgroup_missing) {
+        eprintln!(
+            "rotation-game: warning: no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling"
+        );
+    }
+}
+
+/// What a machine offers for runs, in a word, for reports: `bubblewrap
+/// sandbox, cgroup v1` and the like.
+pub fn isolation_summary(runner: &Runner) -> String {
+    let isolation = runner.isolation();
+    let sandbox = if isolation.sandboxed {
+        "bubblewrap sandbox"
+    } else {
+        "no sandbox"
+    };
+    let measurement = match isolation.measurement {
+        Measurement::Cgroup(version) => format!(
+            "CPU time and memory from a {} cgroup per run",
+            match version {
+                rotation_game::stress::CgroupVersion::V1 => "v1",
+                rotation_game::stress::CgroupVersion::V2 => "v2",
+            }
+        ),
+        Measurement::Rusage => "CPU time and memory from rusage and /proc".to_owned(),
+    };
+    format!("{sandbox}; {measurement}")
+}

@@ -1,0 +1,81 @@
+//! The limits of one run, as judges set them.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// One mebibyte, the unit judges state memory limits in.
+pub const MIB: u64 = 1 << 20;
+
+/// The limits of one run of a program.
+///
+/// It serializes as `{time_limit_seconds, wall_limit_seconds,
+/// memory_limit_bytes, output_limit_bytes, process_limit}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// CPU time (user plus system) of the program and of every process it
+    /// starts, together. Over it: time limit exceeded.
+    #[serde(
+        rename = "time_limit_seconds",
+        serialize_with = "crate::seconds::serialize"
+    )]
+    pub cpu_time: Duration,
+    /// Wall-clock time, a safety net for programs that sleep or wait. Over
+    /// it: time limit exceeded too.
+    #[serde(
+        rename = "wall_limit_seconds",
+        serialize_with = "crate::seconds::serialize"
+    )]
+    pub wall_time: Duration,
+    /// Memory of the program and its processes together (resident memory,
+    /// files in its work directory included). Over it: memory limit
+    /// exceeded, where a cgroup enforces it.
+    #[serde(rename = "memory_limit_bytes")]
+    pub memory_bytes: u64,
+    /// Bytes of standard output. Over it: output limit exceeded.
+    #[serde(rename = "output_limit_bytes")]
+    pub output_bytes: u64,
+    /// Processes and threads alive at once; more cannot be started (where a
+    /// cgroup enforces it).
+    #[serde(rename = "process_limit")]
+    pub processes: u64,
+}
+
+/// The wall-clock limit a time limit gets when none is given: three times
+/// the CPU time, as loaded machines stretch wall-clock time.
+pub const WALL_PER_CPU: u32 = 3;
+
+impl Limits {
+    /// The defaults: 10 s of CPU time, 30 s of wall-clock time, 1024 MiB of
+    /// memory, 8 MiB of output, 256 processes and threads.
+    pub const DEFAULT: Limits = Limits {
+        cpu_time: Duration::from_secs(10),
+        wall_time: Duration::from_secs(30),
+        memory_bytes: 1024 * MIB,
+        output_bytes: 8 * MIB,
+        processes: 256,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_wall_limit_is_three_times_the_time_limit() {
+        assert_eq!(
+            Limits::DEFAULT.wall_time,
+            Limits::DEFAULT.cpu_time * WALL_PER_CPU
+        );
+        assert_eq!(
+            Limits::DEFAULT.output_bytes,
+            crate::checker::DEFAULT_OUTPUT_LIMIT
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! The runner as a library user (such as a `judge` command) drives it: one
+//! program, one input, a [`Run`] back. These tests pin what the command
+//! line cannot choose: the measures without a cgroup, and how a program's
+//! end comes back through the sandbox's init.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::programs::{HOG, SPINNER, compile, have_cgroup, have_sandbox, script};
+use rotation_game::checker::{CheckOptions, Checker};
+use rotation_game::stress::{
+    Ended, Judgement, Limits, MIB, Measurement, Program, Run, Runner, RunnerOptions, SandboxMode,
+    Termination, judge,
+};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
+
+fn limits() -> Limits {
+    Limits {
+        cpu_time: Duration::from_millis(500),
+        wall_time: Duration::from_secs(5),
+        memory_bytes: 64 * MIB,
+        ..Limits::DEFAULT
+    }
+}
+
+/// A runner for `command`, this package's binary as the sandbox's init.
+fn runner(command: &str, sandbox: SandboxMode, cgroups: bool) -> Runner {
+    let program = Program::parse(command, Path::new("/")).unwrap();
+    let options = RunnerOptions {
+        limits: limits(),
+        sandbox,
+        cgroups,
+        init: Some(BINARY.into()),
+        ..RunnerOptions::default()
+    };
+    Runner::new(program, &options).unwrap()
+}
+
+fn run(command: &str, sandbox: SandboxMode, cgroups: bool) -> Run {
+    runner(command, sandbox, cgroups).run(b"").unwrap()
+}
+
+#[test]
+fn through_the_sandbox_a_signal_is_a_signal_and_a_status_a_status() {
+    if !have_sandbox("through_the_sandbox_a_signal_is_a_signal_and_a_status_a_status") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let crash = script(dir.path(), "crash.sh", "kill -SEGV $$");
+    let crashed = run(&crash, SandboxMode::On, true);
+    assert_eq!(
+        crashed.termination,
+        Termination::Signalled {
+            signal: 11,
+            possibly_out_of_memory: false
+        }
+    );
+    // bubblewrap alone would report both as 139.
+    let exited = run("exit 139", SandboxMode::On, true);
+    assert_eq!(exited.termination, Termination::Exited(139));
+    let killed = run(
+        &script(dir.path(), "kill.sh", "kill -KILL $$"),
+        SandboxMode::On,
+        true,
+    );
+    assert!(
+        matches!(killed.termination, Termination::Signalled { signal: 9, .. }),
+        "{killed:?}"
+    );
+}
+
+#[test]
+fn the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write() {
+    if !have_sandbox("the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write") {
+        return;
+    }
+    let command = "ls -A; [ \"$TMPDIR\" = \"$PWD\" ] && echo tmpdir; echo x > here && echo wrote; echo x > /tmp/rotation-game-test-x || echo refused";
+    let output = run(command, SandboxMode::On, true);
+    assert_eq!(output.termination, Termination::Exited(0));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "tmpdir\nwrote\nrefused\n"
+    );
+    assert!(!Path::new("/tmp/rotation-game-test-x").exists());
+}
+
+#[test]
+fn without_a_cgroup_memory_is_an_address_space_limit_and_the_verdict_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let hog = compile(dir.path(), "hog", HOG);
+    for sandbox in [SandboxMode::Off, SandboxMode::Auto] {
+        let runner = runner(&hog, sandbox, false);
+        assert_eq!(runner.isolation().measurement, Measurement::Rusage);
+        let run = runner.run(b"").unwrap();
+        assert_eq!(run.termination, Termination::Exited(3), "{run:?}");
+        let checker = Checker::new(&[]);
+        let judgement = judge(
+            &run,
+            runner.limits(),
+            false,
+            &checker,
+            &[],
+            &CheckOptions::default(),
+        );
+        assert!(matches!(
+            judgement,
+            Judgement::RuntimeError {
+                ended: Ended::Exited(3),
+                address_space_limit: Some(_),
+                ..
+            }
+        ));
+        assert!(
+            judgement.to_string().ends_with(
+                "; memory is limited here by address space (64 MiB per process, no cgroup), so running out of it shows as a runtime error"
+            ),
+            "{judgement}"
+        );
+    }
+}
+
+#[test]
+fn without_a_cgroup_cpu_time_is_measured_by_polling() {
+    let dir = tempfile::tempdir().unwrap();
+    let spinner = compile(dir.path(), "spin", SPINNER);
+    for sandbox in [SandboxMode::Off, SandboxMode::Auto] {
+        let run = run(&spinner, sandbox, false);
+        assert_eq!(run.termination, Termination::CpuTimeLimit, "{run:?}");
+        assert!(run.cpu_time >= Duration::from_millis(500), "{run:?}");
+        assert!(run.cpu_time < Duration::from_millis(900), "{run:?}");
+    }
+}
+
+#[test]
+fn peak_memory_is_measured_with_and_without_a_cgroup() {
+    let dir = tempfile::tempdir().unwrap();
+    let hog = compile(dir.path(), "hog", HOG);
+    let command = format!("{hog} 128");
+    let mut modes = vec![false];
+    if have_cgroup("peak_memory_is_measured_with_and_without_a_cgroup") {
+        modes.push(true);
+    }
+    for cgroups in modes {
+        let program = Program::parse(&command, Path::new("/")).unwrap();
+        let options = RunnerOptions {
+            limits: Limits {
+                memory_bytes: 512 * MIB,
+                ..limits()
+            },
+            cgroups,
+            init: Some(BINARY.into()),
+            ..RunnerOptions::default()
+        };
+        let run = Runner::new(program, &options).unwrap().run(b"").unwrap();
+        assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+        let peak = run.peak_memory_bytes;
+        assert!(
+            (128 * MIB..200 * MIB).contains(&peak),
+            "cgroups {cgroups}: {peak}"
+        );
+    }
+}

@@ -107,6 +107,8 @@
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - [`convention`]: testlib's and Kattis's exit statuses;
 //! - [`verify`]: campaigns that cross-check solvers on generated boards;
+//! - [`package`]: contest-ready problem packages (test data, standalone
+//!   validators and solutions, statement) and their coverage report;
 //! - [`sample`]: the statement's sample input and output;
 //! - [`stress`] (Unix): runs another program on generated boards, with
 //!   limits, and finds its smallest failing case;
@@ -128,6 +130,7 @@ pub mod geometry;
 pub mod judge;
 pub mod length;
 pub mod moves;
+pub mod package;
 pub mod parser;
 pub mod pattern_database;
 mod rank;

@@ -6,6 +6,7 @@ mod exit;
 mod gen_args;
 mod generate;
 mod input;
+mod package;
 mod picture;
 mod progress;
 mod repeat;
@@ -41,6 +42,7 @@ enum Command {
     Show(show::ShowArgs),
     Verify(verify::VerifyArgs),
     Census(census::CensusArgs),
+    Package(package::PackageArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,5 +57,6 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Census(args) => census::run(args),
+        Command::Package(args) => package::run(args),
     }
 }

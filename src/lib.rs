@@ -45,7 +45,7 @@
 //! [`Solver`] trait and the solvers; the [parser] of judge input and
 //! the strict [validator]; the [judge] pipeline and the
 //! [checker]; the seeded [generators](generator); [`verify`] campaigns with
-//! their report types; and the [census]. The [pattern
+//! their report types; the [census]; and contest [packages](package). The [pattern
 //! database](pattern_database) and the board's [geometry] are public too,
 //! read-only. Reports are plain data with `serde::Serialize`; the library
 //! prints nothing, and the command line (`src/bin/rotation-game/`) renders

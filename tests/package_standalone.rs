@@ -17,10 +17,10 @@ use rotation_game::fuzzing::CHECK_INPUT;
 use rotation_game::judge::write_answer;
 use rotation_game::package::{INPUT_VALIDATOR, OUTPUT_VALIDATOR, input_validator_source};
 use rotation_game::parser::{format_input, parse_all};
-use rotation_game::strategies::{scrambled_boards, solved_boards, uniform_boards};
-use rotation_game::validator::{ValidateOptions, validate};
 use rotation_game::pattern_database::optimal_length;
 use rotation_game::solver::descend;
+use rotation_game::strategies::{scrambled_boards, solved_boards, uniform_boards};
+use rotation_game::validator::{ValidateOptions, validate};
 use rotation_game::{Move, PdbSolver, Solver};
 
 /// The case limit of the validator built with a small limit, so that
@@ -227,7 +227,11 @@ fn the_checker_agrees_with_the_crate_on_the_fuzz_seeds() {
         kinds.push(crate_judgement(&boards, &output, &answer, true).0);
     }
     // The seeds reach every verdict but a failure of the jury.
-    for kind in [VerdictKind::Ok, VerdictKind::WrongAnswer, VerdictKind::WrongFormat] {
+    for kind in [
+        VerdictKind::Ok,
+        VerdictKind::WrongAnswer,
+        VerdictKind::WrongFormat,
+    ] {
         assert!(kinds.contains(&kind), "no seed is {kind:?}");
     }
 }
@@ -236,7 +240,9 @@ fn the_checker_agrees_with_the_crate_on_the_fuzz_seeds() {
 fn the_checker_fails_on_a_wrong_jury_answer_as_the_crate_does() {
     let boards = parse_all(CHECK_INPUT.as_bytes()).unwrap();
     let right = right_output(&boards);
-    let wrong = String::from_utf8(right.clone()).unwrap().replace("DDHH", "HHDD");
+    let wrong = String::from_utf8(right.clone())
+        .unwrap()
+        .replace("DDHH", "HHDD");
     assert_checkers_agree(&boards, &right, wrong.as_bytes());
     let judged = crate_judgement(&boards, &right, wrong.as_bytes(), false);
     assert_eq!(judged, (VerdictKind::Fail, Some(2)));
@@ -341,7 +347,13 @@ fn apply(output: &[u8], edit: &Edit) -> Vec<u8> {
         Edit::Crlf => {
             output = output
                 .iter()
-                .flat_map(|&byte| if byte == b'\n' { vec![b'\r', b'\n'] } else { vec![byte] })
+                .flat_map(|&byte| {
+                    if byte == b'\n' {
+                        vec![b'\r', b'\n']
+                    } else {
+                        vec![byte]
+                    }
+                })
                 .collect();
         }
         Edit::NoFinalNewline => {

@@ -30,37 +30,54 @@ pub(crate) fn nodes(board: &Board) -> u64 {
         .nodes
 }
 
-/// The nodes the `ida` solver generates on each board, one search per
-/// relabelling class, in parallel on the current rayon pool, calling
-/// `searched` after each search. The result does not depend on the number
-/// of threads.
-pub(crate) fn classic_nodes(boards: &[Board], searched: &(dyn Fn() + Sync)) -> Vec<u64> {
-    let mut classes: Vec<[u32; 3]> = boards.iter().map(relabelling_class).collect();
+/// The relabelling classes of `boards` whose nodes `known` does not give,
+/// in increasing order.
+fn classes_to_search(boards: &[Board], known: &FxHashMap<Board, u64>) -> Vec<[u32; 3]> {
+    let known: Vec<[u32; 3]> = known.keys().map(relabelling_class).collect();
+    let mut classes: Vec<[u32; 3]> = boards
+        .iter()
+        .map(relabelling_class)
+        .filter(|class| !known.contains(class))
+        .collect();
     classes.sort_unstable();
     classes.dedup();
+    classes
+}
+
+/// The nodes the `ida` solver generates on each board, taken from `known`
+/// (boards already searched) or searched once per relabelling class, in
+/// parallel on the current rayon pool, calling `searched` after each
+/// search. The result does not depend on the number of threads.
+pub(crate) fn classic_nodes(
+    boards: &[Board],
+    known: &FxHashMap<Board, u64>,
+    searched: &(dyn Fn() + Sync),
+) -> Vec<u64> {
+    let classes = classes_to_search(boards, known);
     let counts: Vec<u64> = classes
         .par_iter()
         .map(|class| {
-            let board =
-                Board::from_cell_sets(*class).expect("a relabelling of a board is a board");
+            let board = Board::from_cell_sets(*class).expect("a relabelling of a board is a board");
             let count = nodes(&board);
             searched();
             count
         })
         .collect();
-    let by_class: FxHashMap<[u32; 3], u64> = classes.into_iter().zip(counts).collect();
+    let mut by_class: FxHashMap<[u32; 3], u64> = classes.into_iter().zip(counts).collect();
+    by_class.extend(
+        known
+            .iter()
+            .map(|(board, &n)| (relabelling_class(board), n)),
+    );
     boards
         .iter()
         .map(|board| by_class[&relabelling_class(board)])
         .collect()
 }
 
-/// How many searches [`classic_nodes`] runs for `boards`.
-pub(crate) fn searches_needed(boards: &[Board]) -> usize {
-    let mut classes: Vec<[u32; 3]> = boards.iter().map(relabelling_class).collect();
-    classes.sort_unstable();
-    classes.dedup();
-    classes.len()
+/// How many searches [`classic_nodes`] runs for `boards`, given `known`.
+pub(crate) fn searches_needed(boards: &[Board], known: &FxHashMap<Board, u64>) -> usize {
+    classes_to_search(boards, known).len()
 }
 
 #[cfg(test)]
@@ -74,13 +91,21 @@ mod tests {
         let nine = OptimalLength::new(9).unwrap();
         for board in Generator::new(5, Mode::Length(nine)).boards(4) {
             let [a, b, c] = board.cell_sets().map(|set| set.mask());
-            let relabellings = [[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]];
+            let relabellings = [
+                [a, b, c],
+                [a, c, b],
+                [b, a, c],
+                [b, c, a],
+                [c, a, b],
+                [c, b, a],
+            ];
             let counts: Vec<u64> = relabellings
                 .iter()
                 .map(|sets| nodes(&Board::from_cell_sets(*sets).unwrap()))
                 .collect();
             assert!(counts.iter().all(|&n| n == counts[0]), "{counts:?}");
-            assert_eq!(classic_nodes(&[board], &|| {}), vec![counts[0]]);
+            let none = FxHashMap::default();
+            assert_eq!(classic_nodes(&[board], &none, &|| {}), vec![counts[0]]);
         }
     }
 }

@@ -18,11 +18,11 @@ use rustc_hash::FxHashMap;
 use crate::board::Board;
 use crate::generator::hardest_boards;
 use crate::moves::Move;
+use crate::package::TimeLimit;
 use crate::package::mistake::{self, BEST_FIRST_MAX_LENGTH, Mistake};
 use crate::package::search::answer;
 use crate::package::standalone::{Program, Role, SUBMISSIONS};
 use crate::package::test_set::{Group, TestFile};
-use crate::package::TimeLimit;
 use crate::pattern_database::optimal_length;
 
 /// What one test file covers.
@@ -144,7 +144,9 @@ pub(crate) fn shortest_sequences(board: &Board) -> u64 {
             .into_iter()
             .map(|m| board.apply(m))
             .filter(|child| optimal_length(child).moves() + 1 == remaining)
-            .fold(0u64, |total, child| total.saturating_add(count(child, memo)));
+            .fold(0u64, |total, child| {
+                total.saturating_add(count(child, memo))
+            });
         memo.insert(board, total);
         total
     }
@@ -184,7 +186,9 @@ impl CoverageReport {
         let mut missing_length_digits = Vec::new();
         for length in 1..=13 {
             for digit in 1..=3 {
-                let seen = facts.values().any(|f| f.length == length && f.digit == digit);
+                let seen = facts
+                    .values()
+                    .any(|f| f.length == length && f.digit == digit);
                 if !seen {
                     missing_length_digits.push((length, digit));
                 }
@@ -379,11 +383,19 @@ impl CoverageReport {
             .map(|program| format!("`{}`", program.path()))
             .collect::<Vec<_>>()
             .join(", ");
-        writeln!(
-            out,
-            "\nThe slow solutions ({slow}) answer every file rightly, given time: no file \
-             before the first holding boards of 10 moves or more has a board of more than 9."
-        )
+        match self
+            .files
+            .iter()
+            .find(|file| file.lengths.last() > Some(&9))
+        {
+            Some(first_long) => writeln!(
+                out,
+                "\nThe slow solutions ({slow}) are right on every file, but need far more \
+                 time on long boards: the first file holding a board of more than 9 moves is {}.",
+                first_long.name
+            ),
+            None => writeln!(out, "\nNo file holds a board of more than 9 moves."),
+        }
     }
 }
 
@@ -395,7 +407,11 @@ fn file_coverage(
     classic_nodes: &FxHashMap<Board, u64>,
 ) -> FileCoverage {
     let of: Vec<&BoardFacts> = file.boards.iter().map(|board| &facts[board]).collect();
-    let nodes: Vec<u64> = file.boards.iter().map(|board| classic_nodes[board]).collect();
+    let nodes: Vec<u64> = file
+        .boards
+        .iter()
+        .map(|board| classic_nodes[board])
+        .collect();
     let pairs: Vec<(Move, Move)> = of
         .iter()
         .flat_map(|f| f.tie_break_pairs.iter().copied())
@@ -469,7 +485,7 @@ pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at) % 3 == 0 {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
@@ -491,12 +507,22 @@ mod tests {
     }
 
     #[test]
-    fn the_second_sample_board_has_one_shortest_sequence_per_tie() {
-        let [first, second] = sample::boards()[..] else {
-            panic!("two sample boards")
-        };
-        // AC solves the first board; C then A does not (C moves cell 6).
-        assert_eq!(shortest_sequences(&first), 1);
-        assert!(shortest_sequences(&second) >= 1);
+    fn shortest_sequences_counts_every_sequence_that_solves_in_the_fewest_moves() {
+        let three = crate::length::OptimalLength::new(3).unwrap();
+        let boards = sample::boards().into_iter().chain(
+            crate::generator::Generator::new(3, crate::generator::Mode::Length(three)).boards(5),
+        );
+        for board in boards {
+            let length = optimal_length(&board).moves();
+            let solving = (0..8usize.pow(u32::from(length)))
+                .filter(|&code| {
+                    let moves: Vec<Move> = (0..length)
+                        .map(|at| Move::ALL[code / 8usize.pow(u32::from(at)) % 8])
+                        .collect();
+                    board.apply_all(&moves).is_solved()
+                })
+                .count();
+            assert_eq!(shortest_sequences(&board), solving as u64, "{board}");
+        }
     }
 }

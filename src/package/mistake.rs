@@ -198,7 +198,10 @@ pub(crate) fn estimate(board: &Board) -> u8 {
 /// again and again. (A pass of IDA* at the optimal length explores a child
 /// to the end before the next, and finds a solution below it exactly when
 /// the child is one move closer.)
-fn first_found(board: &Board, order_at: impl Fn(&Board, Option<Move>) -> Vec<Move>) -> MoveSequence {
+fn first_found(
+    board: &Board,
+    order_at: impl Fn(&Board, Option<Move>) -> Vec<Move>,
+) -> MoveSequence {
     let mut moves = MoveSequence::new();
     let mut current = *board;
     let mut remaining = optimal_length(board).moves();
@@ -284,7 +287,10 @@ fn best_first_first_goal(board: &Board) -> MoveSequence {
                 return path.into_iter().rev().collect();
             }
             let child_moves = moves + 1;
-            if fewest_moves.get(&child).is_some_and(|&seen| seen <= child_moves) {
+            if fewest_moves
+                .get(&child)
+                .is_some_and(|&seen| seen <= child_moves)
+            {
                 continue;
             }
             fewest_moves.insert(child, child_moves);
@@ -368,7 +374,10 @@ pub(crate) const FIXED_ORDERS: u64 = 40_320;
 
 /// Whether two moves rotate disjoint lines, and so commute.
 fn commute(first: Move, second: Move) -> bool {
-    first.line().iter().all(|cell| !second.line().contains(cell))
+    first
+        .line()
+        .iter()
+        .all(|cell| !second.line().contains(cell))
 }
 
 /// Whether `second` right after `first` can appear in a lexicographically
@@ -411,6 +420,22 @@ mod tests {
         assert_eq!(count, 48);
         let [a, b, ..] = Move::ALL;
         assert!(commute(a, b) && pair_can_appear(a, b) && !pair_can_appear(b, a));
+    }
+
+    #[test]
+    fn the_tie_break_models_answer_with_shortest_sequences() {
+        let boards = crate::generator::Generator::new(4, crate::generator::Mode::Scramble(7));
+        for board in boards.boards(40) {
+            let shortest = optimal_length(&board).moves() as usize;
+            for found in [
+                first_found(&board, moves_by_estimate),
+                best_first_first_goal(&board),
+                smaller_digit_on_ties(&board),
+            ] {
+                assert_eq!(found.len(), shortest, "{board}");
+                assert!(board.apply_all(found.as_slice()).is_solved(), "{board}");
+            }
+        }
     }
 
     #[test]

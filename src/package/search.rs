@@ -149,7 +149,10 @@ pub(crate) fn short_boards(draws: &Draws, lengths: &[u8], count: u64) -> Vec<Boa
 pub(crate) fn first_letters(draws: &Draws, lengths: &[u8]) -> Vec<Board> {
     let mut found: Vec<Option<Board>> = vec![None; 8 * lengths.len()];
     let slot = |first: Move, length: u8| {
-        let at = lengths.iter().position(|&l| l == length).expect("a scanned length");
+        let at = lengths
+            .iter()
+            .position(|&l| l == length)
+            .expect("a scanned length");
         first.index() * lengths.len() + at
     };
     draws.scan(Purpose::FirstLetters, lengths, |board, answer| {
@@ -183,20 +186,19 @@ pub(crate) fn move_order_pairs(draws: &Draws, lengths: &[u8]) -> Vec<Board> {
 }
 
 /// `per_length` boards of each of `lengths` that a solution with `mistake`
-/// answers wrongly; by length.
+/// answers wrongly, drawn from range `range` of the [`Purpose::Mistakes`]
+/// streams (one range per mistake searched); by length.
 pub(crate) fn exposing(
     draws: &Draws,
     mistake: Mistake,
+    range: u64,
     lengths: &[u8],
     per_length: usize,
 ) -> Vec<Board> {
     let mut found: Vec<Vec<Board>> = vec![Vec::new(); lengths.len()];
-    // Each mistake scans its own streams.
-    let purpose_offset = mistake_stream(mistake);
     for (slot, &length) in lengths.iter().enumerate() {
         for index in 0..MAX_DRAWS {
-            let stream = purpose_offset | index;
-            let board = draws.with_length(length, Purpose::Mistakes, stream);
+            let board = draws.with_length(length, Purpose::Mistakes, range << 32 | index);
             if mistake.fails(&board, &answer(&board)) == Some(true) {
                 found[slot].push(board);
                 if found[slot].len() == per_length {
@@ -206,17 +208,6 @@ pub(crate) fn exposing(
         }
     }
     found.concat()
-}
-
-/// A range of the [`Purpose::Mistakes`] streams for each mistake searched.
-fn mistake_stream(mistake: Mistake) -> u64 {
-    let number = match mistake {
-        Mistake::MovesByEstimate => 1,
-        Mistake::BestFirstFirstGoal => 2,
-        Mistake::SmallerDigitOnTies => 3,
-        _ => 4,
-    };
-    number << 32
 }
 
 /// Boards whose answers, together, hold every pair of consecutive moves an

@@ -123,13 +123,8 @@ pub const INPUT_VALIDATOR: Program = program!(
 );
 
 /// The output validator (C++), which works the right answers out itself.
-pub const OUTPUT_VALIDATOR: Program = program!(
-    OutputValidator,
-    Cpp,
-    None,
-    "output_validators",
-    "check.cpp"
-);
+pub const OUTPUT_VALIDATOR: Program =
+    program!(OutputValidator, Cpp, None, "output_validators", "check.cpp");
 
 /// Every submission, accepted ones first.
 pub const SUBMISSIONS: [Program; 13] = [
@@ -173,14 +168,18 @@ pub const SUBMISSIONS: [Program; 13] = [
     program!(
         WrongAnswer,
         Cpp,
-        Some(Mistake::ForbiddenPairs(crate::package::mistake::PairRule::OppositeLetter)),
+        Some(Mistake::ForbiddenPairs(
+            crate::package::mistake::PairRule::OppositeLetter
+        )),
         "wrong_answer",
         "inverse_is_opposite_letter.cpp"
     ),
     program!(
         WrongAnswer,
         Cpp,
-        Some(Mistake::MoveOrder(crate::package::mistake::LINE_PAIRS_ORDER)),
+        Some(Mistake::MoveOrder(
+            crate::package::mistake::LINE_PAIRS_ORDER
+        )),
         "wrong_answer",
         "moves_in_line_pairs.cpp"
     ),
@@ -194,7 +193,9 @@ pub const SUBMISSIONS: [Program; 13] = [
     program!(
         WrongAnswer,
         Cpp,
-        Some(Mistake::ForbiddenPairs(crate::package::mistake::PairRule::SameMove)),
+        Some(Mistake::ForbiddenPairs(
+            crate::package::mistake::PairRule::SameMove
+        )),
         "wrong_answer",
         "no_repeated_move.cpp"
     ),

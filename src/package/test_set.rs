@@ -65,17 +65,24 @@ impl Planned {
     }
 }
 
-/// How many boards the searches look for.
+/// Solved boards per centre digit.
 const SOLVED_PER_DIGIT: usize = 4;
+/// The lengths of the answers for each first letter.
 const FIRST_LETTER_LENGTHS: [u8; 3] = [2, 4, 6];
+/// The lengths of the tie-break boards: short, so that every search gets
+/// through them quickly, and within the best-first model's reach.
 const TIE_BREAK_LENGTHS: [u8; 6] = [3, 4, 5, 6, 7, 8];
-// The best-first model runs on these lengths.
 const _: () = assert!(TIE_BREAK_LENGTHS[TIE_BREAK_LENGTHS.len() - 1] <= BEST_FIRST_MAX_LENGTH);
-/// Boards per length for the tie-break files found by a model.
+/// Boards per length in the tie-break files found by a mistake's model.
 const PER_LENGTH: usize = 4;
+/// The lengths of the boards whose answers cover the pairs of moves.
 const MOVE_PAIR_LENGTHS: [u8; 5] = [5, 6, 7, 8, 9];
+/// The lengths, each with each centre digit, of the two length files.
 const SHORT_LENGTHS: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const LONG_LENGTHS: [u8; 4] = [10, 11, 12, 13];
+/// Uniformly random boards.
+const UNIFORM_BOARDS: u64 = 30;
+/// The lengths of the two anti-heuristic files (13 is the maximum file's).
 const ANTI_HEURISTIC_SHORT: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const ANTI_HEURISTIC_LONG: [u8; 3] = [10, 11, 12];
 
@@ -125,12 +132,13 @@ pub(crate) fn design(
         .collect();
     every_board.sort_unstable();
     every_board.dedup();
+    let known: FxHashMap<Board, u64> = climbed.iter().copied().collect();
     let counter = Counter::new(
         Stage::MeasuringClassic,
-        classic_effort::searches_needed(&every_board) as u64,
+        classic_effort::searches_needed(&every_board, &known) as u64,
         progress,
     );
-    let counts = classic_effort::classic_nodes(&every_board, &|| counter.tick());
+    let counts = classic_effort::classic_nodes(&every_board, &known, &|| counter.tick());
     let nodes: FxHashMap<Board, u64> = every_board.iter().copied().zip(counts).collect();
 
     // The maximum file: the boards the classic IDA* finds slowest.
@@ -179,18 +187,21 @@ fn searched_files(draws: &Draws) -> Vec<Planned> {
     let estimate_order = search::exposing(
         draws,
         Mistake::MovesByEstimate,
+        1,
         &TIE_BREAK_LENGTHS,
         PER_LENGTH,
     );
     let best_first = search::exposing(
         draws,
         Mistake::BestFirstFirstGoal,
+        2,
         &TIE_BREAK_LENGTHS,
         PER_LENGTH,
     );
     let digit_ties = search::exposing(
         draws,
         Mistake::SmallerDigitOnTies,
+        3,
         &TIE_BREAK_LENGTHS,
         PER_LENGTH,
     );
@@ -254,7 +265,7 @@ fn searched_files(draws: &Draws) -> Vec<Planned> {
         Planned::new(
             "uniform-random",
             "uniformly random boards, as most real inputs are",
-            search::uniform(draws, 30),
+            search::uniform(draws, UNIFORM_BOARDS),
         ),
     ]
 }
@@ -375,9 +386,8 @@ mod tests {
     #[test]
     fn split_evenly_cuts_into_the_fewest_even_pieces() {
         let boards = sample::boards().repeat(5);
-        let sizes = |most| -> Vec<usize> {
-            split_evenly(&boards, most).iter().map(Vec::len).collect()
-        };
+        let sizes =
+            |most| -> Vec<usize> { split_evenly(&boards, most).iter().map(Vec::len).collect() };
         assert_eq!(sizes(10), [10]);
         assert_eq!(sizes(4), [3, 3, 4]);
         assert_eq!(sizes(1), [1; 10]);

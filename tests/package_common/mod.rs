@@ -36,7 +36,13 @@ pub fn scratch(name: &str) -> PathBuf {
 /// # Panics
 ///
 /// When the compiler fails, with its messages.
-pub fn compile(program: &Program, source: &str, dir: &Path, suffix: &str, extra: &[&str]) -> PathBuf {
+pub fn compile(
+    program: &Program,
+    source: &str,
+    dir: &Path,
+    suffix: &str,
+    extra: &[&str],
+) -> PathBuf {
     let stem = program.file_name.rsplit_once('.').expect("an extension").0;
     let source_path = dir.join(format!("{stem}{suffix}.{}", extension(program.language)));
     std::fs::write(&source_path, source).expect("the scratch folder is writable");
@@ -44,7 +50,14 @@ pub fn compile(program: &Program, source: &str, dir: &Path, suffix: &str, extra:
     let mut command = match program.language {
         Language::Cpp => {
             let mut command = Command::new("g++");
-            command.args(["-O2", "-std=gnu++23", "-static", "-Wall", "-Wextra", "-Werror"]);
+            command.args([
+                "-O2",
+                "-std=gnu++23",
+                "-static",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+            ]);
             command
         }
         Language::Rust => {

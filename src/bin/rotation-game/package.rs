@@ -86,11 +86,11 @@ pub fn run(args: PackageArgs) -> ExitCode {
         eprintln!("rotation-game: package needs DIR, or --report to print the report alone");
         return ExitCode::from(exit::USAGE);
     }
-    if let Some(dir) = &args.dir {
-        if let Err((status, message)) = check_dir(dir, layout) {
-            eprintln!("rotation-game: {message}");
-            return ExitCode::from(status);
-        }
+    if let Some(dir) = &args.dir
+        && let Err((status, message)) = check_dir(dir, layout)
+    {
+        eprintln!("rotation-game: {message}");
+        return ExitCode::from(status);
     }
     let seed = args.seed.unwrap_or_else(|| {
         let seed = draw_seed();
@@ -206,8 +206,14 @@ struct StageBar {
 
 impl StageBar {
     fn show(&self, step: Progress) {
-        let mut current = self.current.lock().unwrap_or_else(|poison| poison.into_inner());
-        if current.as_ref().is_none_or(|(stage, _)| *stage != step.stage) {
+        let mut current = self
+            .current
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if current
+            .as_ref()
+            .is_none_or(|(stage, _)| *stage != step.stage)
+        {
             if let Some((_, bar)) = current.take() {
                 bar.finish();
             }
@@ -225,7 +231,10 @@ impl StageBar {
     }
 
     fn finish(&self) {
-        let mut current = self.current.lock().unwrap_or_else(|poison| poison.into_inner());
+        let mut current = self
+            .current
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
         if let Some((_, bar)) = current.take() {
             bar.finish_and_clear();
         }

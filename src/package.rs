@@ -69,10 +69,19 @@ impl TimeLimit {
     /// seed 1 on the development machine (2-core AMD EPYC, shared with
     /// other jobs): its slowest accepted submission, the classic IDA*, took
     /// 13.2 and 13.6 s of CPU on the maximum file in two runs, and 5 times
-    /// the second, rounded up, is 69 s. A public classic solution takes
-    /// 2.5 times as long there (34.6 s against 13.9 s, side by side), so it
-    /// passes with room to spare.
+    /// the second, rounded up, is 69 s (`from_slowest(13.605)`). A public
+    /// classic solution takes 2.5 times as long there (34.6 s against
+    /// 13.9 s, side by side), so it passes with room to spare.
     pub const DEFAULT: TimeLimit = TimeLimit(69);
+
+    /// The limit problemtools sets when the slowest accepted submission
+    /// needs `cpu_seconds` of CPU on one test file: that times
+    /// [`TIME_MULTIPLIER`], rounded up to a whole second, and at least 1 s.
+    pub fn from_slowest(cpu_seconds: f64) -> TimeLimit {
+        let seconds = (cpu_seconds * f64::from(TIME_MULTIPLIER)).ceil();
+        // `max` also turns a NaN into 1.
+        TimeLimit(seconds.max(1.0).min(f64::from(u32::MAX)) as u32)
+    }
 
     /// A limit of `seconds`; `None` for 0.
     pub const fn new(seconds: u32) -> Option<TimeLimit> {
@@ -300,5 +309,20 @@ fn build_here(options: &PackageOptions, progress: &(dyn Fn(Progress) + Sync)) ->
         files,
         test_files,
         report,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_limit_is_problemtools_rounding_of_five_times_the_slowest() {
+        assert_eq!(TimeLimit::from_slowest(13.605), TimeLimit::DEFAULT);
+        assert_eq!(TimeLimit::from_slowest(1.01).seconds(), 6);
+        assert_eq!(TimeLimit::from_slowest(1.0).seconds(), 5);
+        for tiny in [0.0, 0.05, -1.0, f64::NAN] {
+            assert_eq!(TimeLimit::from_slowest(tiny).seconds(), 1, "{tiny}");
+        }
     }
 }

@@ -481,7 +481,7 @@ fn ranges(values: &[u8]) -> String {
 }
 
 /// A count with thousands separators: `1,234,567`.
-pub(crate) fn thousands(value: u64) -> String {
+fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (at, digit) in digits.chars().enumerate() {

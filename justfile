@@ -45,6 +45,14 @@ verify *ARGS:
 census *ARGS:
     cargo run --release --quiet -- census {{ARGS}}
 
+# Write a contest's problem package (e.g. just package rotationgame --seed 1).
+package *ARGS:
+    cargo run --release --quiet -- package {{ARGS}}
+
+# Check the package of seed 1 with problemtools' verifyproblem, installing what is missing (--skip-statement: no LaTeX).
+verify-package *ARGS:
+    bash .ci/verify-package.sh {{ARGS}}
+
 # The gungraun-runner version must equal the gungraun crate's in Cargo.lock.
 gungraun_version := `grep -A1 'name = "gungraun-runner"' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p'`
 

@@ -42,9 +42,13 @@
 pub mod alignment;
 pub mod campaign;
 mod cgroup;
+mod child_setup;
 pub mod command;
 pub mod init;
 pub mod limits;
+mod pipes;
+mod proc_meter;
+mod process_group;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
@@ -61,9 +65,8 @@ pub use cgroup::CgroupVersion;
 pub use command::{Program, ProgramError, SHELL};
 pub use init::Ended;
 pub use limits::{Limits, MIB, WALL_PER_CPU};
+pub use pipes::STDERR_KEPT;
 pub use report::{LengthTiming, RunRecord, SLOWEST_LISTED, Summary, VerdictCount};
-pub use runner::{
-    Isolation, Measurement, Run, Runner, RunnerError, RunnerOptions, STDERR_KEPT, Termination,
-};
+pub use runner::{Isolation, Measurement, Run, Runner, RunnerError, RunnerOptions, Termination};
 pub use sandbox::{SandboxError, SandboxMode};
 pub use verdict::{Judgement, TimeLimitKind, Verdict, judge, signal_name};

@@ -28,8 +28,8 @@
 //! line.
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::os::fd::FromRawFd;
+use std::io::{self, Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Command;
 use std::time::Duration;
 
@@ -137,6 +137,24 @@ pub enum Ended {
     Exited(i32),
     /// This signal killed it.
     Signalled(i32),
+}
+
+/// A pipe, both ends close-on-exec: (read, write).
+pub(crate) fn report_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just opened, and are owned here alone.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Reads the init's report to the end (every writer is dead by now).
+pub(crate) fn read_report(read: OwnedFd) -> Option<Report> {
+    let mut text = String::new();
+    std::fs::File::from(read).read_to_string(&mut text).ok()?;
+    parse_report(&text)
 }
 
 /// A parsed report line.

@@ -1345,7 +1345,15 @@ fn what_killed_runners_left_behind_is_swept_away() {
         child.wait().unwrap();
         pid
     };
-    let work = std::env::temp_dir().join(format!("rotation-game-run-{dead}-0"));
+    // Names carry the runner's PID namespace, process id and start time.
+    let namespace = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let namespace = namespace
+        .to_str()
+        .and_then(|link| link.strip_prefix("pid:[")?.strip_suffix(']'))
+        .unwrap()
+        .to_owned();
+    let owner = format!("{namespace}-{dead}-1");
+    let work = std::env::temp_dir().join(format!("rotation-game-run-{owner}-0"));
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("scratch"), "left behind").unwrap();
     // A stale group too, where runs get v1 memory groups.
@@ -1357,7 +1365,7 @@ fn what_killed_runners_left_behind_is_swept_away() {
         .map(|path| {
             let group = Path::new("/sys/fs/cgroup/memory")
                 .join(path.trim_start_matches('/'))
-                .join(format!("rotation-game-{dead}-0"));
+                .join(format!("rotation-game-{owner}-0"));
             std::fs::create_dir(&group).unwrap();
             group
         });
@@ -1372,6 +1380,54 @@ fn what_killed_runners_left_behind_is_swept_away() {
     if let Some(group) = group {
         assert!(!group.exists(), "{} is left", group.display());
     }
+}
+
+#[test]
+fn two_campaigns_at_once_leave_each_others_runs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (started, release) = (dir.path().join("started"), dir.path().join("release"));
+    // Benign, and it signals through files outside its work directory: so
+    // without the sandbox. Its work directory must still be there when it
+    // is released, and it must not have been killed meanwhile.
+    let program = script(
+        dir.path(),
+        "waits.sh",
+        &format!(
+            "touch {}\nwhile [ ! -e {} ]; do sleep 0.05; done\n[ -d \"$TMPDIR\" ] || exit 9\nexec {BINARY} solve",
+            started.display(),
+            release.display()
+        ),
+    );
+    let first = common::binary()
+        .args([
+            "stress",
+            "--program",
+            &program,
+            "--seed",
+            "1",
+            "--boards",
+            "1",
+        ])
+        .args(["--sandbox", "off", "--wall-limit", "600"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !started.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The second campaign sweeps what gone runners left as it starts.
+    let second = stress(
+        &format!("{BINARY} solve"),
+        &["--seed", "1", "--boards", "1"],
+    );
+    std::fs::write(&release, "").unwrap();
+    let first = first.wait_with_output().unwrap();
+    assert!(started.exists(), "the first run never started: {first:?}");
+    assert_eq!(second.status.code(), Some(0), "{second:?}");
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
 }
 
 /// `text` with every measure, a number followed by ` ms`, ` s` or ` MiB`

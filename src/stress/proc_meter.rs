@@ -1,8 +1,10 @@
 //! The CPU meter of runs without a cgroup: `/proc` polled for the run's
 //! processes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
+
+use super::proc_stat::{ProcStat, ticks_per_second};
 
 /// The CPU meter without a cgroup: polls `/proc` for the run's processes
 /// (those of the sandbox's PID namespace, or of the runner's child's
@@ -67,11 +69,8 @@ fn sandbox_namespace(bwrap: libc::pid_t) -> Option<PathBuf> {
 }
 
 /// The summed user, system, and reaped children's user and system times
-/// (fields 14 to 17 of `/proc/PID/stat`) of the processes for which
-/// `counted(pid, process_group)` holds.
+/// of the processes for which `counted(pid, process_group)` holds.
 fn proc_cpu_time(counted: impl Fn(u32, libc::pid_t) -> bool) -> Duration {
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Duration::ZERO;
     };
@@ -84,26 +83,11 @@ fn proc_cpu_time(counted: impl Fn(u32, libc::pid_t) -> bool) -> Duration {
         else {
             continue;
         };
-        let Ok(stat) =
-            std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat"))
-        else {
-            continue;
-        };
-        // The fields after the ")" closing the command's name start at
-        // field 3 (the state).
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let field = |number: usize| -> u64 {
-            fields
-                .get(number - 3)
-                .and_then(|field| field.parse().ok())
-                .unwrap_or(0)
-        };
-        if counted(pid, field(5) as libc::pid_t) {
-            ticks += field(14) + field(15) + field(16) + field(17);
+        if let Some(stat) = ProcStat::read(&pid.to_string())
+            && counted(pid, stat.process_group())
+        {
+            ticks += stat.cpu_ticks();
         }
     }
-    Duration::from_micros(ticks * 1_000_000 / ticks_per_second)
+    Duration::from_micros(ticks * 1_000_000 / ticks_per_second())
 }

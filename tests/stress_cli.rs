@@ -1223,6 +1223,54 @@ fn without_bubblewrap_auto_warns_once_and_on_refuses() {
 }
 
 #[test]
+fn a_program_gets_a_judges_environment_not_the_callers_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = script(
+        dir.path(),
+        "env.sh",
+        &format!(
+            "[ -z \"$ROTATION_GAME_TEST_SECRET\" ] || exit 1\n[ \"$LANG\" = C.UTF-8 ] || exit 2\n[ \"$TMPDIR\" = \"$PWD\" ] || exit 3\nexec {BINARY} solve"
+        ),
+    );
+    let mut modes = vec!["off"];
+    if have_sandbox("a_program_gets_a_judges_environment_not_the_callers_secrets (sandboxed)") {
+        modes.push("on");
+    }
+    for sandbox in modes {
+        let judged = |program: &str| {
+            let output = common::binary()
+                .args([
+                    "stress",
+                    "--program",
+                    program,
+                    "--seed",
+                    "1",
+                    "--boards",
+                    "1",
+                ])
+                .args(["--sandbox", sandbox])
+                .env("ROTATION_GAME_TEST_SECRET", "hunter2")
+                .env("LANG", "C.UTF-8")
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            stdout(&output)
+                .lines()
+                .find_map(|line| line.strip_prefix("verdicts: ").map(str::to_owned))
+                .unwrap_or_else(|| panic!("{output:?}"))
+        };
+        assert_eq!(judged(&program), "1 accepted (AC)", "{sandbox}");
+        // Given on its command line, a variable does reach it: the test
+        // can fail.
+        assert_eq!(
+            judged(&format!("env ROTATION_GAME_TEST_SECRET=given {program}")),
+            "1 runtime error (RTE)",
+            "{sandbox}"
+        );
+    }
+}
+
+#[test]
 fn relative_paths_in_the_command_are_the_callers() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("build")).unwrap();

@@ -23,7 +23,8 @@
 //!    memory limit, per process.
 //! 3. It execs bubblewrap, whose PID 1 is our [`init`], which
 //!    starts the program; or, without a sandbox, the program itself, in a
-//!    process group of its own.
+//!    process group of its own; either way with a judge's environment,
+//!    not the caller's (see [`command`](super::command)).
 //! 4. Every 10 ms at most (100 µs at first), the runner checks: the
 //!    program's end, its standard output against the output limit, the
 //!    group's CPU time against the time limit, the group's out-of-memory
@@ -58,7 +59,7 @@ use serde::Serialize;
 
 use super::cgroup::{self, CgroupVersion, Parent, RunCgroup};
 use super::child_setup::ChildSetup;
-use super::command::Program;
+use super::command::{Program, passed_environment};
 use super::init::{self, Ended, Report};
 use super::limits::Limits;
 use super::pipes::Pipes;
@@ -343,13 +344,16 @@ impl Runner {
             None => {
                 let argv = self.program.argv();
                 let mut command = Command::new(&argv[0]);
-                command
-                    .args(&argv[1..])
-                    .current_dir(work.path())
-                    .env("TMPDIR", work.path());
+                command.args(&argv[1..]).current_dir(work.path());
                 command
             }
         };
+        // A judge's environment (see the `command` module); the sandbox
+        // sets TMPDIR itself.
+        command.env_clear().envs(passed_environment());
+        if self.sandbox.is_none() {
+            command.env("TMPDIR", work.path());
+        }
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -45,6 +45,7 @@ mod cgroup;
 mod child_setup;
 pub mod command;
 pub mod init;
+pub mod interrupt;
 pub mod limits;
 mod owner;
 mod pipes;

@@ -15,7 +15,7 @@
 mod common;
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -1385,6 +1385,151 @@ fn a_fork_bomb_meets_the_process_limit_and_the_verdict_says_so() {
     );
 }
 
+/// Where runs get their v1 memory groups (those of `stress` started by
+/// this test: its own memory group), when they get some.
+fn runs_memory_groups() -> Option<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    own.lines()
+        .find_map(|line| line.split_once(":memory:").map(|(_, path)| path.to_owned()))
+        .filter(|_| machine().cgroup)
+        .map(|path| Path::new("/sys/fs/cgroup/memory").join(path.trim_start_matches('/')))
+}
+
+/// The work directories and v1 memory groups that runner `pid` made and
+/// left.
+fn left_by(pid: u32) -> Vec<PathBuf> {
+    let pid = pid.to_string();
+    let mut left = Vec::new();
+    let mut look = |dir: &Path, prefix: &str| {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            // PREFIX, then the runner's PID namespace, process id, ….
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split('-').nth(1))
+                == Some(&pid)
+            {
+                left.push(entry.path());
+            }
+        }
+    };
+    look(&std::env::temp_dir(), "rotation-game-run-");
+    if let Some(groups) = runs_memory_groups() {
+        look(&groups, "rotation-game-");
+    }
+    left
+}
+
+/// Waits (5 s at most) for the processes whose command line holds
+/// `marker` to end; kills those left, and says which they were.
+fn survivors(marker: &str) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !processes_with(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors = processes_with(marker);
+    for pid in &survivors {
+        // Leave nothing behind, even when failing.
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    survivors
+}
+
+/// Waits (2 minutes at most, a safety bound) for a process whose command
+/// line holds `marker`.
+fn wait_for_process(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while processes_with(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!processes_with(marker).is_empty(), "{marker} never started");
+}
+
+#[test]
+fn a_stopped_campaign_ends_its_runs_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut modes = vec!["off"];
+    if have_sandbox("a_stopped_campaign_ends_its_runs_and_leaves_nothing_behind (sandboxed)") {
+        modes.push("on");
+    }
+    for sandbox in modes {
+        let marker = format!("2000.{}{}", std::process::id(), sandbox.len());
+        let program = script(
+            dir.path(),
+            &format!("sleeps-{sandbox}.sh"),
+            &format!("sleep {marker} &\nwait"),
+        );
+        let child = common::binary()
+            .args([
+                "stress",
+                "--program",
+                &program,
+                "--seed",
+                "1",
+                "--boards",
+                "4",
+            ])
+            .args(["--jobs", "2", "--time-limit", "100", "--sandbox", sandbox])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let runner = child.id();
+        wait_for_process(&marker);
+        // As a cancelled CI job or `kill` would; Ctrl-C is SIGINT.
+        let sent = Command::new("kill")
+            .args(["-TERM", &runner.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(128 + 15), "{output:?}");
+        assert!(
+            stderr(&output).contains("stopped by SIGTERM: every run was ended"),
+            "{output:?}"
+        );
+        assert!(output.stdout.is_empty(), "no report: {output:?}");
+        let survivors = survivors(&marker);
+        assert!(
+            survivors.is_empty(),
+            "still running ({sandbox}): {survivors:?}"
+        );
+        assert_eq!(left_by(runner), Vec::<PathBuf>::new(), "{sandbox}");
+    }
+}
+
+#[test]
+fn a_runner_killed_outright_takes_its_unsandboxed_program_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("3000.{}", std::process::id());
+    // The runner's own child, once it execs (the marker is not on the
+    // runner's command line).
+    let program = script(dir.path(), "sleeps.sh", &format!("exec sleep {marker}"));
+    let mut child = common::binary()
+        .args(["stress", "--program", &program])
+        .args([
+            "--seed",
+            "1",
+            "--boards",
+            "1",
+            "--time-limit",
+            "100",
+            "--sandbox",
+            "off",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_process(&marker);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let survivors = survivors(&marker);
+    assert!(survivors.is_empty(), "still running: {survivors:?}");
+}
+
 #[test]
 fn what_killed_runners_left_behind_is_swept_away() {
     let dead = {
@@ -1405,18 +1550,11 @@ fn what_killed_runners_left_behind_is_swept_away() {
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("scratch"), "left behind").unwrap();
     // A stale group too, where runs get v1 memory groups.
-    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
-    let group = own
-        .lines()
-        .find_map(|line| line.split_once(":memory:").map(|(_, path)| path.to_owned()))
-        .filter(|_| machine().cgroup)
-        .map(|path| {
-            let group = Path::new("/sys/fs/cgroup/memory")
-                .join(path.trim_start_matches('/'))
-                .join(format!("rotation-game-{owner}-0"));
-            std::fs::create_dir(&group).unwrap();
-            group
-        });
+    let group = runs_memory_groups().map(|groups| {
+        let group = groups.join(format!("rotation-game-{owner}-0"));
+        std::fs::create_dir(&group).unwrap();
+        group
+    });
     let program = format!("{BINARY} solve");
     assert_eq!(
         stress(&program, &["--seed", "1", "--boards", "1"])

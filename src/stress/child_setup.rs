@@ -22,15 +22,28 @@ pub(super) struct ChildSetup {
     /// The one inherited descriptor beyond the standard streams that stays
     /// open: the init's report pipe.
     pub(super) keep_open: Option<i32>,
+    /// The runner's process id.
+    pub(super) runner: libc::pid_t,
 }
 
 impl ChildSetup {
     /// Runs in the child after the fork.
     pub(super) fn apply(&self) -> io::Result<()> {
-        // SAFETY: open, write, close, setrlimit, syscall and fcntl are
-        // async-signal-safe, and every pointer passed is to data owned by
-        // `self`, prepared before the fork.
+        // SAFETY: prctl, getppid, open, write, close, setrlimit, syscall
+        // and fcntl are async-signal-safe, and every pointer passed is to
+        // data owned by `self`, prepared before the fork.
         unsafe {
+            // The child dies with the runner, even a runner killed with
+            // SIGKILL, which can clean nothing up (bubblewrap does the same
+            // for the whole sandbox; without one, what the program started
+            // is the next runner's to sweep). Should the runner be gone
+            // already, so is the point of the run.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != self.runner {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
             for file in &self.join {
                 let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
                 if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {

@@ -61,6 +61,7 @@ use super::cgroup::{self, CgroupVersion, Parent, RunCgroup};
 use super::child_setup::ChildSetup;
 use super::command::{Program, passed_environment};
 use super::init::{self, Ended, Report};
+use super::interrupt;
 use super::limits::Limits;
 use super::pipes::Pipes;
 use super::proc_meter::ProcMeter;
@@ -312,9 +313,13 @@ impl Runner {
     ///
     /// When the run cannot be set up (a cgroup or work directory that
     /// cannot be made, a program that cannot be started, a sandbox that
-    /// fails before the program starts), or the program cannot be waited
-    /// for.
+    /// fails before the program starts), the program cannot be waited
+    /// for, or a stopping signal ended the run or came before it (see
+    /// [`interrupt`](super::interrupt)).
     pub fn run(&self, input: &[u8]) -> io::Result<Run> {
+        if let Some(signal) = interrupt::received() {
+            return Err(interrupt::stopped_error(signal));
+        }
         let limits = &self.limits;
         let cgroup = match &self.cgroup {
             Some(parent) => Some(RunCgroup::create(
@@ -369,6 +374,7 @@ impl Runner {
             address_space: cgroup.is_none().then_some(limits.memory_bytes),
             file_size: self.sandbox.is_none().then_some(limits.memory_bytes),
             keep_open: status_pipe.as_ref().map(|(_, write)| write.as_raw_fd()),
+            runner: std::process::id() as libc::pid_t,
         };
         // SAFETY: the hook only makes async-signal-safe system calls on
         // data prepared before the fork (see ChildSetup::apply).
@@ -390,8 +396,13 @@ impl Runner {
         };
         let mut stopped = None;
         let mut pause = Duration::from_micros(100);
+        let mut interrupted = None;
         loop {
             if group.has_exited()? {
+                break;
+            }
+            interrupted = interrupt::received();
+            if interrupted.is_some() {
                 break;
             }
             let cpu = match &cgroup {
@@ -421,6 +432,10 @@ impl Runner {
             cgroup.kill_all();
         }
         let (status, usage) = group.end()?;
+        if let Some(signal) = interrupted {
+            // The cgroup and the work directory go as the guards drop.
+            return Err(interrupt::stopped_error(signal));
+        }
         let (stdout, stderr, flooded) = pipes.finish();
         let report = status_read.map(init::read_report);
 

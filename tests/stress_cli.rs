@@ -412,6 +412,14 @@ fn a_non_zero_exit_is_a_runtime_error_and_a_shells_signal_is_said_so() {
     );
 }
 
+/// The number of seconds that follows `prefix` at the start of `message`.
+fn seconds_after(message: &str, prefix: &str) -> f64 {
+    message
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.split_once(" s")?.0.parse().ok())
+        .unwrap_or_else(|| panic!("expected {prefix:?} and seconds: {message}"))
+}
+
 /// The processes whose command line holds `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
     let mut found = Vec::new();
@@ -477,22 +485,12 @@ fn a_hang_is_a_wall_clock_time_limit_and_nothing_it_started_survives() {
             ],
         );
         assert!(started.elapsed() < Duration::from_secs(30));
-        assert!(
-            report
-                .verdict()
-                .starts_with("time limit exceeded (wall clock): still running after 1.5"),
-            "{}",
-            report.verdict()
+        let wall = seconds_after(
+            report.verdict(),
+            "time limit exceeded (wall clock): still running after ",
         );
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !processes_with(&marker).is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let survivors = processes_with(&marker);
-        for pid in &survivors {
-            // Leave nothing behind, even when failing.
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-        }
+        assert!(wall >= 1.5, "{}", report.verdict());
+        let survivors = survivors(&marker);
         assert!(
             survivors.is_empty(),
             "still running ({sandbox}): {survivors:?}"
@@ -568,9 +566,12 @@ fn a_spinner_is_a_cpu_time_limit_exceeded() {
         ],
     );
     let verdict = report.verdict();
+    let cpu = seconds_after(verdict, "time limit exceeded (CPU): used ");
+    // Over the limit, and stopped by the runner's checks long before the
+    // backstop RLIMIT_CPU (2 s) could: a safety bound, not a timing.
+    assert!((0.5..2.0).contains(&cpu), "{verdict}");
     assert!(
-        verdict.starts_with("time limit exceeded (CPU): used 0.5")
-            && verdict.ends_with(" s of CPU time, over the limit of 0.5 s"),
+        verdict.ends_with(" s of CPU time, over the limit of 0.5 s"),
         "{verdict}"
     );
     assert!(
@@ -602,10 +603,11 @@ fn a_sleeper_is_a_wall_clock_time_limit_exceeded_with_its_small_cpu_time() {
     let run = &report["runs"][0];
     assert_eq!(run["verdict"], "TLE");
     let message = run["message"].as_str().unwrap();
-    assert!(
-        message.starts_with("time limit exceeded (wall clock): still running after 1."),
-        "{message}"
+    let wall = seconds_after(
+        message,
+        "time limit exceeded (wall clock): still running after ",
     );
+    assert!(wall >= 1.0, "{message}");
     assert!(run["cpu_seconds"].as_f64().unwrap() < 0.2, "{run}");
     assert!(run["wall_seconds"].as_f64().unwrap() >= 1.0, "{run}");
     assert_eq!(report["limits"]["wall_limit_seconds"], 1.0);
@@ -671,6 +673,10 @@ fn a_correct_program_needing_a_second_of_cpu_passes_beside_a_busy_process() {
             "1",
             "--time-limit",
             "3",
+            // The CPU limit is what is tested; a busy machine stretches
+            // the wall clock, which must not run out first.
+            "--wall-limit",
+            "120",
         ],
     );
     busy.kill().unwrap();

@@ -55,6 +55,7 @@ mod process_group;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+mod seccomp;
 pub mod verdict;
 mod work_dir;
 

@@ -20,8 +20,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::programs::{
-    BURNER, CONNECT, FORKER, HOG, SEGFAULT, SPINNER, compile, have_cgroup, have_sandbox, machine,
-    script,
+    BURNER, CONNECT, FORKER, HOG, SEGFAULT, SPINNER, UNIX_CONNECT, compile, have_cgroup,
+    have_sandbox, machine, script,
 };
 use common::{run, stderr, stdout, with_snapshots};
 use rotation_game::generator::{Generator, Mode};
@@ -1077,6 +1077,43 @@ fn a_sandboxed_program_cannot_connect_to_a_loopback_port() {
         .code(),
         Some(1)
     );
+}
+
+#[test]
+fn a_sandboxed_program_cannot_connect_to_a_unix_socket_of_the_machine() {
+    if !have_sandbox("a_sandboxed_program_cannot_connect_to_a_unix_socket_of_the_machine") {
+        return;
+    }
+    // A socket file in /tmp, as a tmux server or an ssh agent makes: the
+    // sandbox shows /tmp, read-only, which does not stop a connect.
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("host.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let connect = compile(dir.path(), "unix-connect", UNIX_CONNECT);
+    // Not isolated, it connects every way it tries: the test can fail.
+    let ways = if cfg!(target_arch = "x86_64") {
+        "3"
+    } else {
+        "1"
+    };
+    let direct = Command::new(&connect).arg(&socket).output().unwrap();
+    assert_eq!(stdout(&direct).trim(), ways, "{direct:?}");
+    let program = script(
+        dir.path(),
+        "phone-home.sh",
+        &format!(
+            "{connect} {} >/dev/null || exit 1\nexec {BINARY} solve",
+            socket.display()
+        ),
+    );
+    assert_eq!(sandboxed(&program, &[]), Some(0), "it could connect");
+    // socketpair, a program's pipe to itself, still works.
+    let pair = script(
+        dir.path(),
+        "pair.sh",
+        &format!("python3 -c 'import socket; socket.socketpair()' || exit 1\nexec {BINARY} solve"),
+    );
+    assert_eq!(sandboxed(&pair, &[]), Some(0), "socketpair failed");
 }
 
 #[test]

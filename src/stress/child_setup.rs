@@ -4,6 +4,7 @@
 
 use std::ffi::CString;
 use std::io;
+use std::os::fd::{FromRawFd, OwnedFd};
 
 /// What the child does between fork and exec. Everything is prepared
 /// before the fork: after it, only async-signal-safe calls are allowed.
@@ -19,9 +20,9 @@ pub(super) struct ChildSetup {
     /// `RLIMIT_FSIZE`, without a sandbox (whose work directory is a tmpfs
     /// of bounded size).
     pub(super) file_size: Option<u64>,
-    /// The one inherited descriptor beyond the standard streams that stays
-    /// open: the init's report pipe.
-    pub(super) keep_open: Option<i32>,
+    /// The inherited descriptors beyond the standard streams that stay
+    /// open: the init's report pipe and the seccomp filter, for bubblewrap.
+    pub(super) keep_open: Vec<i32>,
     /// The runner's process id.
     pub(super) runner: libc::pid_t,
 }
@@ -90,10 +91,21 @@ impl ChildSetup {
                 u32::MAX,
                 libc::CLOSE_RANGE_CLOEXEC,
             );
-            if let Some(fd) = self.keep_open {
+            for &fd in &self.keep_open {
                 libc::fcntl(fd, libc::F_SETFD, 0);
             }
         }
         Ok(())
     }
+}
+
+/// A pipe, both ends close-on-exec: (read, write).
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just opened, and are owned here alone.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }

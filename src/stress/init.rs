@@ -28,7 +28,7 @@
 //! line.
 
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Command;
 use std::time::Duration;
@@ -137,17 +137,6 @@ pub enum Ended {
     Exited(i32),
     /// This signal killed it.
     Signalled(i32),
-}
-
-/// A pipe, both ends close-on-exec: (read, write).
-pub(crate) fn report_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into `fds`.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just opened, and are owned here alone.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// Reads the init's report to the end (every writer is dead by now).

@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::cgroup::{self, CgroupVersion, Parent, RunCgroup};
-use super::child_setup::ChildSetup;
+use super::child_setup::{ChildSetup, pipe};
 use super::command::{Program, passed_environment};
 use super::init::{self, Ended, Report};
 use super::interrupt;
@@ -334,16 +334,27 @@ impl Runner {
         // the child clears the flag on the write end only, so that bwrap and
         // the init (and only they) inherit it.
         let status_pipe = match self.sandbox {
-            Some(_) => Some(init::report_pipe()?),
+            Some(_) => Some(pipe()?),
             None => None,
         };
+        let filter = match &self.sandbox {
+            Some(sandbox) => sandbox.filter_descriptor()?,
+            None => None,
+        };
+        let filter_fd = filter.as_ref().map(AsRawFd::as_raw_fd);
         let mut command = match &self.sandbox {
             Some(sandbox) => {
                 let fd = status_pipe
                     .as_ref()
                     .map_or(-1, |(_, write)| write.as_raw_fd());
                 let mut command = Command::new(sandbox.bwrap());
-                command.args(sandbox.args(work.path(), limits.memory_bytes, fd, &self.program));
+                command.args(sandbox.args(
+                    work.path(),
+                    limits.memory_bytes,
+                    filter_fd,
+                    fd,
+                    &self.program,
+                ));
                 command
             }
             None => {
@@ -373,7 +384,12 @@ impl Runner {
             cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
             address_space: cgroup.is_none().then_some(limits.memory_bytes),
             file_size: self.sandbox.is_none().then_some(limits.memory_bytes),
-            keep_open: status_pipe.as_ref().map(|(_, write)| write.as_raw_fd()),
+            keep_open: status_pipe
+                .as_ref()
+                .map(|(_, write)| write.as_raw_fd())
+                .into_iter()
+                .chain(filter_fd)
+                .collect(),
             runner: std::process::id() as libc::pid_t,
         };
         // SAFETY: the hook only makes async-signal-safe system calls on

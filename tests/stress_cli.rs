@@ -1661,7 +1661,8 @@ fn two_campaigns_at_once_leave_each_others_runs_alone() {
 
 /// `text` with every measure, a number followed by ` ms`, ` s` or ` MiB`
 /// (with `precise`, only those with three decimals, as messages give
-/// them), replaced by `[measured]`.
+/// them), replaced by `[measured]`, and a table's padding before it by one
+/// space.
 fn redact(text: &str, precise: bool) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -1682,7 +1683,13 @@ fn redact(text: &str, precise: bool) -> String {
         let preceded_by_letter = out.ends_with(|c: char| c.is_ascii_alphabetic());
         match unit {
             Some(unit) if (!precise || three_decimals) && !preceded_by_letter => {
-                // The unit too: a time may read in ms or in s.
+                // The unit too: a time may read in ms or in s. And the
+                // padding before it in a table, which depends on the
+                // measure's width.
+                if out.ends_with("  ") {
+                    out.truncate(out.trim_end_matches(' ').len());
+                    out.push(' ');
+                }
                 out.push_str("[measured]");
                 rest = &after[unit.len()..];
             }

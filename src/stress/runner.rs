@@ -315,7 +315,7 @@ impl Runner {
     /// cannot be made, a program that cannot be started, a sandbox that
     /// fails before the program starts), the program cannot be waited
     /// for, or a stopping signal ended the run or came before it (see
-    /// [`interrupt`](super::interrupt)).
+    /// [`interrupt`]).
     pub fn run(&self, input: &[u8]) -> io::Result<Run> {
         if let Some(signal) = interrupt::received() {
             return Err(interrupt::stopped_error(signal));

@@ -35,8 +35,8 @@
 //! - `--tmpfs /run`: host Unix sockets (docker, dbus) live there, and a
 //!   read-only bind does not stop `connect` on a socket file.
 //! - `--seccomp`: the same holds for socket files elsewhere, in `/tmp` or
-//!   `$HOME` (tmux's, an ssh agent's), which must stay visible: the
-//!   [filter](super::seccomp) refuses to make Unix-domain sockets.
+//!   `$HOME` (tmux's, an ssh agent's), which must stay visible: the filter
+//!   (`seccomp.rs`) refuses to make Unix-domain sockets.
 //! - `--unshare-user --disable-userns`: the program cannot make user
 //!   namespaces (a way back to capabilities); needs bubblewrap 0.8 or later,
 //!   and is left out on older ones (the mounts still hold: they are locked).
@@ -105,8 +105,8 @@ pub(crate) struct Sandbox {
     sizes: bool,
     /// Whether it knows `--disable-userns` (0.8 and later).
     disables_user_namespaces: bool,
-    /// The seccomp filter ([`seccomp`](super::seccomp)), where there is one
-    /// for this architecture.
+    /// The seccomp filter (`seccomp.rs`), where there is one for this
+    /// architecture.
     filter: Option<Vec<u8>>,
 }
 

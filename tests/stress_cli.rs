@@ -1114,6 +1114,14 @@ fn a_sandboxed_program_cannot_connect_to_a_unix_socket_of_the_machine() {
         &format!("python3 -c 'import socket; socket.socketpair()' || exit 1\nexec {BINARY} solve"),
     );
     assert_eq!(sandboxed(&pair, &[]), Some(0), "socketpair failed");
+    // Nor io_uring, which makes and connects sockets by itself.
+    let io_uring = "python3 -c 'import ctypes, sys; sys.exit(ctypes.CDLL(None).syscall(425, 8, ctypes.create_string_buffer(120)) >= 0)'";
+    let ring = script(
+        dir.path(),
+        "ring.sh",
+        &format!("{io_uring} || exit 1\nexec {BINARY} solve"),
+    );
+    assert_eq!(sandboxed(&ring, &[]), Some(0), "it could set up io_uring");
 }
 
 #[test]

@@ -11,7 +11,10 @@
 //! system services; this filter closes the rest. It makes `socket` fail
 //! with `EACCES` for the `AF_UNIX` domain, so that no Unix-domain socket
 //! can be made to connect with. `socketpair`, which connects only to
-//! itself (pipes between a program's own processes), stays allowed.
+//! itself (pipes between a program's own processes), stays allowed. And
+//! `io_uring_setup` fails with `ENOSYS` (as on a kernel without io_uring,
+//! which programs fall back from), for io_uring makes and connects
+//! sockets by itself, out of a filter's sight.
 //!
 //! # The filter
 //!
@@ -22,12 +25,14 @@
 //!        native?  no: to COMPAT
 //!        load the system call number
 //!        socket (or its x32 number)?  yes: to DOMAIN
+//!        io_uring_setup (or its x32 number)?  yes: no such call
 //!        allow
 //! COMPAT (x86-64 only: the i386 calls any program can make with int 0x80)
 //!        i386?  no: allow
 //!        load the system call number
 //!        socketcall?  deny (its arguments are in memory, out of a filter's sight)
 //!        socket?  yes: to DOMAIN
+//!        io_uring_setup?  yes: no such call
 //!        allow
 //! DOMAIN load the low half of the first argument
 //!        AF_UNIX?  deny : allow
@@ -58,6 +63,7 @@ enum Label {
     Compat,
     Domain,
     Deny,
+    NoSuchCall,
     Allow,
 }
 
@@ -73,6 +79,7 @@ const FIRST_ARGUMENT_LOW: u32 = if cfg!(target_endian = "little") {
 
 const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
 const DENY: u32 = libc::SECCOMP_RET_ERRNO | libc::EACCES as u32;
+const NO_SUCH_CALL: u32 = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
 
 /// `AUDIT_ARCH_*` of `linux/audit.h`.
 const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
@@ -85,9 +92,19 @@ struct Calls {
     native: u32,
     /// The numbers of `socket` there.
     socket: &'static [u32],
-    /// The architecture of compat system calls to watch too, with its
-    /// `socketcall` (denied) and `socket` numbers.
-    compat: Option<(u32, u32, u32)>,
+    /// The numbers of `io_uring_setup` there.
+    io_uring_setup: &'static [u32],
+    /// The compat system calls to watch too.
+    compat: Option<Compat>,
+}
+
+/// Compat system calls: their architecture, and the numbers of
+/// `socketcall` (denied), `socket` and `io_uring_setup` there.
+struct Compat {
+    architecture: u32,
+    socketcall: u32,
+    socket: u32,
+    io_uring_setup: u32,
 }
 
 /// This target's calls, where the filter is written for it.
@@ -97,7 +114,13 @@ fn calls() -> Option<Calls> {
         Some(Calls {
             native: AUDIT_ARCH_X86_64,
             socket: &[41, 0x4000_0000 | 41],
-            compat: Some((AUDIT_ARCH_I386, 102, 359)),
+            io_uring_setup: &[425, 0x4000_0000 | 425],
+            compat: Some(Compat {
+                architecture: AUDIT_ARCH_I386,
+                socketcall: 102,
+                socket: 359,
+                io_uring_setup: 425,
+            }),
         })
     } else if cfg!(target_arch = "aarch64") {
         // Compat (32-bit ARM) calls are off on most kernels, and a 64-bit
@@ -105,6 +128,7 @@ fn calls() -> Option<Calls> {
         Some(Calls {
             native: AUDIT_ARCH_AARCH64,
             socket: &[198],
+            io_uring_setup: &[425],
             compat: None,
         })
     } else {
@@ -115,7 +139,7 @@ fn calls() -> Option<Calls> {
 /// The program of the [module docs](self), with labels.
 fn program(calls: &Calls) -> Vec<Instruction> {
     use Instruction::{Here, JumpIfEqual, Load, Return};
-    use Label::{Allow, Compat, Deny, Domain, Next};
+    use Label::{Allow, Compat, Deny, Domain, Next, NoSuchCall};
     let mut program = vec![
         Load(ARCHITECTURE),
         JumpIfEqual(calls.native, Next, Compat),
@@ -124,13 +148,17 @@ fn program(calls: &Calls) -> Vec<Instruction> {
     for &socket in calls.socket {
         program.push(JumpIfEqual(socket, Domain, Next));
     }
+    for &io_uring_setup in calls.io_uring_setup {
+        program.push(JumpIfEqual(io_uring_setup, NoSuchCall, Next));
+    }
     program.extend([Return(ALLOW), Here(Compat)]);
-    if let Some((architecture, socketcall, socket)) = calls.compat {
+    if let Some(compat) = &calls.compat {
         program.extend([
-            JumpIfEqual(architecture, Next, Allow),
+            JumpIfEqual(compat.architecture, Next, Allow),
             Load(NUMBER),
-            JumpIfEqual(socketcall, Deny, Next),
-            JumpIfEqual(socket, Domain, Next),
+            JumpIfEqual(compat.socketcall, Deny, Next),
+            JumpIfEqual(compat.socket, Domain, Next),
+            JumpIfEqual(compat.io_uring_setup, NoSuchCall, Next),
         ]);
     }
     program.extend([
@@ -140,6 +168,8 @@ fn program(calls: &Calls) -> Vec<Instruction> {
         JumpIfEqual(libc::AF_UNIX as u32, Deny, Allow),
         Here(Deny),
         Return(DENY),
+        Here(NoSuchCall),
+        Return(NO_SUCH_CALL),
         Here(Allow),
         Return(ALLOW),
     ]);
@@ -250,17 +280,23 @@ mod tests {
                 ALLOW
             );
         }
+        for &io_uring_setup in calls.io_uring_setup {
+            assert_eq!(
+                verdict(&filter, calls.native, io_uring_setup, 8),
+                NO_SUCH_CALL
+            );
+        }
         // Any other call, whatever its first argument.
         assert_eq!(verdict(&filter, calls.native, 0, unix), ALLOW);
         assert_eq!(verdict(&filter, calls.native, 1000, unix), ALLOW);
-        if let Some((compat, socketcall, socket)) = calls.compat {
-            assert_eq!(verdict(&filter, compat, socketcall, 1), DENY);
-            assert_eq!(verdict(&filter, compat, socket, unix), DENY);
-            assert_eq!(
-                verdict(&filter, compat, socket, libc::AF_INET as u32),
-                ALLOW
-            );
-            assert_eq!(verdict(&filter, compat, 3, unix), ALLOW);
+        if let Some(compat) = calls.compat {
+            let on_compat =
+                |number, argument| verdict(&filter, compat.architecture, number, argument);
+            assert_eq!(on_compat(compat.socketcall, 1), DENY);
+            assert_eq!(on_compat(compat.socket, unix), DENY);
+            assert_eq!(on_compat(compat.socket, libc::AF_INET as u32), ALLOW);
+            assert_eq!(on_compat(compat.io_uring_setup, 8), NO_SUCH_CALL);
+            assert_eq!(on_compat(3, unix), ALLOW);
         }
         // An architecture the filter does not know.
         assert_eq!(verdict(&filter, 0x1234, calls.socket[0], unix), ALLOW);

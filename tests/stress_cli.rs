@@ -1453,11 +1453,11 @@ fn left_by(pid: u32) -> Vec<PathBuf> {
     let mut left = Vec::new();
     let mut look = |dir: &Path, prefix: &str| {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            // PREFIX, then the runner's PID namespace, process id, ….
+            // PREFIX, then the runner's process id, ….
             let name = entry.file_name().to_string_lossy().into_owned();
             if name
                 .strip_prefix(prefix)
-                .and_then(|rest| rest.split('-').nth(1))
+                .and_then(|rest| rest.split('-').next())
                 == Some(&pid)
             {
                 left.push(entry.path());
@@ -1589,14 +1589,14 @@ fn what_killed_runners_left_behind_is_swept_away() {
         child.wait().unwrap();
         pid
     };
-    // Names carry the runner's PID namespace, process id and start time.
+    // Names carry the runner's process id, start time and PID namespace.
     let namespace = std::fs::read_link("/proc/self/ns/pid").unwrap();
     let namespace = namespace
         .to_str()
         .and_then(|link| link.strip_prefix("pid:[")?.strip_suffix(']'))
         .unwrap()
         .to_owned();
-    let owner = format!("{namespace}-{dead}-1");
+    let owner = format!("{dead}-1-{namespace}");
     let work = std::env::temp_dir().join(format!("rotation-game-run-{owner}-0"));
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("scratch"), "left behind").unwrap();

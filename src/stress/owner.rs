@@ -12,18 +12,22 @@
 //! this one) has ids that name other processes here, or none: by its id
 //! alone it would look dead, and its live runs would be swept away.
 //!
-//! So a name carries the runner's PID namespace, its process id and its
-//! start time (`/proc/PID/stat`). A runner is gone when it was of this
-//! namespace and no process with its id and start time is alive. Names
-//! from other namespaces are never swept here: their own runners sweep
-//! them.
+//! So a name carries the runner's process id, its start time
+//! (`/proc/PID/stat`) and its PID namespace. A runner is gone when it was
+//! of this namespace and no process with its id and start time is alive.
+//! Names from other namespaces are never swept here: their own runners
+//! sweep them.
+//!
+//! The process id comes first, where runners of earlier versions, which
+//! named things `PREFIX-PID-N`, read it: so they too take a live runner's
+//! names for live. (Names in that older form are not swept here.)
 
 use std::fmt;
 use std::sync::OnceLock;
 
 use super::proc_stat::ProcStat;
 
-/// The runner process that made something: `NAMESPACE-PID-START` in names.
+/// The runner process that made something: `PID-START-NAMESPACE` in names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Owner {
     /// The inode number of its PID namespace (0 where it cannot be read).
@@ -56,11 +60,11 @@ impl Owner {
         })
     }
 
-    /// The name `{prefix}{NAMESPACE}-{PID}-{START}-{suffix}`.
+    /// The name `{prefix}{PID}-{START}-{NAMESPACE}-{suffix}`.
     pub(crate) fn name(self, prefix: &str, suffix: impl fmt::Display) -> String {
         format!(
             "{prefix}{}-{}-{}-{suffix}",
-            self.namespace, self.pid, self.start_ticks
+            self.pid, self.start_ticks, self.namespace
         )
     }
 
@@ -69,7 +73,7 @@ impl Owner {
     pub(crate) fn of_name(prefix: &str, name: &str) -> Option<Owner> {
         let mut parts = name.strip_prefix(prefix)?.splitn(4, '-');
         let mut number = || parts.next()?.parse::<u64>().ok();
-        let (namespace, pid, start_ticks) = (number()?, number()?, number()?);
+        let (pid, start_ticks, namespace) = (number()?, number()?, number()?);
         parts.next()?;
         Some(Owner {
             namespace,
@@ -105,7 +109,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn names_carry_the_namespace_the_id_and_the_start() {
+    fn names_carry_the_id_the_start_and_the_namespace() {
         let this = Owner::this_process();
         assert!(this.namespace > 0 && this.start_ticks > 0, "{this:?}");
         let name = this.name("rotation-game-run-", 7);
@@ -121,6 +125,18 @@ pub(crate) mod tests {
             "rotation-game-run-a-1-2-3",
         ] {
             assert_eq!(Owner::of_name("rotation-game-run-", other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn runners_of_earlier_versions_read_a_live_process_id_first() {
+        // They took the first number after the prefix for the owner's
+        // process id, and swept the name when no such process was alive:
+        // it must be this process's.
+        for prefix in ["rotation-game-", "rotation-game-run-"] {
+            let name = Owner::this_process().name(prefix, 3);
+            let first = name.strip_prefix(prefix).unwrap().split('-').next();
+            assert_eq!(first, Some(std::process::id().to_string().as_str()));
         }
     }
 

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::owner::Owner;
+use super::owner::{self, Owner};
 
 /// The prefix of the names of the runs' groups.
 const PREFIX: &str = "rotation-game-";
@@ -288,21 +288,10 @@ impl Parent {
 /// what is in them.
 pub(crate) fn sweep_stale(parent: &Parent) {
     for dir in parent.dirs.all() {
-        let Ok(entries) = fs::read_dir(dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let stale = entry
-                .file_name()
-                .to_str()
-                .and_then(|name| Owner::of_name(PREFIX, name))
-                .is_some_and(Owner::is_gone);
-            if stale {
-                let path = entry.path();
-                kill_listed(&path.join("cgroup.procs"));
-                // Best effort: a group still busy is tried again next time.
-                let _ = remove_dir_patiently(&path);
-            }
+        for path in owner::left_by_gone_runners(dir, PREFIX) {
+            kill_listed(&path.join("cgroup.procs"));
+            // Best effort: a group still busy is tried again next time.
+            let _ = remove_dir_patiently(&path);
         }
     }
 }

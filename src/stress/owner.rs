@@ -23,6 +23,7 @@
 //! names for live. (Names in that older form are not swept here.)
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::proc_stat::ProcStat;
@@ -92,6 +93,24 @@ impl Owner {
         ProcStat::read(&self.pid.to_string())
             .is_none_or(|stat| stat.start_ticks() != self.start_ticks)
     }
+}
+
+/// The entries of `dir` named with `prefix` by runners now gone.
+pub(crate) fn left_by_gone_runners(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .and_then(|name| Owner::of_name(prefix, name))
+                .is_some_and(Owner::is_gone)
+        })
+        .map(|entry| entry.path())
+        .collect()
 }
 
 #[cfg(test)]

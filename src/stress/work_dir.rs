@@ -6,7 +6,7 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::owner::Owner;
+use super::owner::{self, Owner};
 
 /// The prefix of work directories' names, followed by their runner's
 /// [`Owner`] name and a counter.
@@ -46,19 +46,9 @@ impl Drop for WorkDir {
 /// Removes the work directories that runners now gone left behind (see
 /// [`Owner::is_gone`]).
 pub(crate) fn sweep_stale() {
-    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let stale = entry
-            .file_name()
-            .to_str()
-            .and_then(|name| Owner::of_name(PREFIX, name))
-            .is_some_and(Owner::is_gone);
-        if stale {
-            // Best effort, as in Drop.
-            let _ = fs::remove_dir_all(entry.path());
-        }
+    for path in owner::left_by_gone_runners(&std::env::temp_dir(), PREFIX) {
+        // Best effort, as in Drop.
+        let _ = fs::remove_dir_all(path);
     }
 }
 

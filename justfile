@@ -45,6 +45,14 @@ verify *ARGS:
 census *ARGS:
     cargo run --release --quiet -- census {{ARGS}}
 
+# Write a contest's problem package (e.g. just package rotationgame --seed 1).
+package *ARGS:
+    cargo run --release --quiet -- package {{ARGS}}
+
+# Check the package of seed 1 with problemtools' verifyproblem, installing what is missing (--skip-statement: no LaTeX).
+verify-package *ARGS:
+    bash .ci/verify-package.sh {{ARGS}}
+
 # The gungraun-runner version must equal the gungraun crate's in Cargo.lock.
 gungraun_version := `grep -A1 'name = "gungraun-runner"' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p'`
 
@@ -167,9 +175,15 @@ measure-identical BEFORE=perf_before:
 # Every measure-* recipe in turn, with their defaults.
 measure-all: measure-identical measure-solve measure-check measure-verify
 
-# Fuzz TARGET (check, parse, solve, validate) for SECONDS s; corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
+# Fuzz TARGET for SECONDS s (`cd fuzz && cargo fuzz list` names the targets); corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
 fuzz TARGET SECONDS="60":
-    cd fuzz && mkdir -p corpus/{{TARGET}} && cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout=10 -dict=rotation.dict
+    #!/usr/bin/env bash
+    set -euo pipefail
+    source fuzz/targets.sh
+    dictionary=()
+    if uses_dictionary {{TARGET}}; then dictionary=(-dict=rotation.dict); fi
+    cd fuzz && mkdir -p corpus/{{TARGET}}
+    cargo +nightly fuzz run {{TARGET}} corpus/{{TARGET}} seeds/{{TARGET}} -- -max_total_time={{SECONDS}} -rss_limit_mb=2048 -timeout="$(input_timeout {{TARGET}})" "${dictionary[@]}"
 
 # Fuzz every target in turn, SECONDS seconds each.
 fuzz-all SECONDS:
@@ -178,6 +192,18 @@ fuzz-all SECONDS:
     for target in $(cd fuzz && cargo +nightly fuzz list); do
         {{just_executable()}} -f {{justfile()}} -d "$PWD" fuzz "$target" {{SECONDS}}
     done
+
+# A campaign: every target for SECONDS s, JOBS at a time, logs in fuzz/logs/; then `just fuzz-report`.
+fuzz-campaign SECONDS="600" JOBS="1":
+    bash fuzz/campaign.sh {{SECONDS}} {{JOBS}}
+
+# The campaign's table: exec/s, corpus, coverage of each target's modules, last crash.
+fuzz-report:
+    bash fuzz/report.sh
+
+# Minimize a failing input, store it as fuzz/regressions/TARGET/NAME (replayed by cargo test), print the commit line.
+fuzz-promote TARGET FILE NAME:
+    bash fuzz/promote.sh {{TARGET}} {{quote(FILE)}} {{NAME}}
 
 # Minimize fuzz/corpus/TARGET in place (copy other corpora in first to merge them).
 fuzz-cmin TARGET:
@@ -204,6 +230,15 @@ fuzz-coverage TARGET:
     "$llvm_cov" show "$binary" -instr-profile="$profile" -ignore-filename-regex="$ignore" \
         -format=html -output-dir="coverage/{{TARGET}}/html"
     echo "HTML report: fuzz/coverage/{{TARGET}}/html/index.html"
+
+# Mutation testing of the solvers, pattern database, parser, validator and checker, group by group (.cargo/mutants-groups.txt); name GROUPS to run only those.
+mutants *GROUPS:
+    bash .cargo/mutants.sh {{GROUPS}}
+
+# Mutation testing of only the lines changed since BASE (git diff BASE), each group with its tests.
+mutants-diff BASE="main":
+    mkdir -p target/mutants && git diff {{BASE}} > target/mutants/changes.diff
+    MUTANTS_IN_DIFF=target/mutants/changes.diff bash .cargo/mutants.sh
 
 # Everything CI runs.
 ci:

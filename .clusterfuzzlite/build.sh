@@ -5,9 +5,11 @@
 #   <target>                  the libFuzzer binary (AddressSanitizer, release
 #                             optimizations, debug assertions and overflow checks on)
 #   <target>_seed_corpus.zip  the files of fuzz/seeds/<target>/, at the archive root
-#   <target>.dict             fuzz/rotation.dict, except for the targets in
-#                             NO_DICT_TARGETS (default "solve": it reads binary
-#                             board encodings, not the text format)
+#   <target>.dict             fuzz/rotation.dict, except for the targets that
+#                             read binary board encodings, not the text format
+#                             (NO_DICTIONARY_TARGETS in fuzz/targets.sh)
+#   <target>.options          for the slow targets (SLOW_TARGETS in
+#                             fuzz/targets.sh), libFuzzer's per-input timeout
 #
 # In the builder image (.clusterfuzzlite/Dockerfile) this runs as $SRC/build.sh
 # with the repository at $SRC/rotation-game. It also runs outside Docker, with
@@ -18,7 +20,6 @@
 set -euo pipefail
 
 : "${OUT:?set OUT to the folder that receives the fuzz targets}"
-no_dict_targets="${NO_DICT_TARGETS-solve}"
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -n "${REPO:-}" ]; then
@@ -29,6 +30,8 @@ else
     repo="${SRC:?set SRC (the project is \$SRC/rotation-game) or REPO}/rotation-game"
 fi
 cd "$repo"
+# shellcheck source=fuzz/targets.sh
+source fuzz/targets.sh
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 
@@ -93,10 +96,13 @@ for target in $targets; do
         echo "build.sh: $target has no seeds in $seeds; no seed corpus"
     fi
 
-    case " $no_dict_targets " in
-        *" $target "*) ;;
-        *) cp fuzz/rotation.dict "$OUT/$target.dict" ;;
-    esac
+    if uses_dictionary "$target"; then
+        cp fuzz/rotation.dict "$OUT/$target.dict"
+    fi
+    timeout="$(input_timeout "$target")"
+    if [ "$timeout" != "$INPUT_TIMEOUT" ]; then
+        printf '[libfuzzer]\ntimeout = %s\n' "$timeout" >"$OUT/$target.options"
+    fi
 done
 
 echo "build.sh: $(echo "$targets" | wc -w) targets in $OUT:"

@@ -4,8 +4,10 @@
 # that every target `cargo fuzz list` names has in $OUT
 #   - its binary, executable, with libFuzzer's entry point in it,
 #   - <target>_seed_corpus.zip holding exactly the files of fuzz/seeds/<target>/,
-#   - <target>.dict equal to fuzz/rotation.dict, except for the targets in
-#     NO_DICT_TARGETS (default "solve"), which must have none,
+#   - <target>.dict equal to fuzz/rotation.dict, except for the targets
+#     listed in NO_DICTIONARY_TARGETS (fuzz/targets.sh), which must have none,
+#   - <target>.options setting libFuzzer's timeout for the slow targets
+#     (SLOW_TARGETS), and none for the others,
 # and that each binary runs over its seeds (-runs=0: no fuzzing).
 #
 # Needs a nightly toolchain and cargo-fuzz; without them it says SKIPPED and
@@ -15,7 +17,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-no_dict_targets="${NO_DICT_TARGETS-solve}"
+# shellcheck source=fuzz/targets.sh
+source fuzz/targets.sh
 
 if ! command -v rustup >/dev/null 2>&1 || ! rustup run nightly rustc --version >/dev/null 2>&1; then
     echo "cflite-build: SKIPPED: no nightly Rust toolchain (install one with 'rustup toolchain install nightly')"
@@ -37,8 +40,7 @@ out="$work/out"
 
 echo "cflite-build: .clusterfuzzlite/build.sh with SRC=$work/src OUT=$out"
 start=$(date +%s)
-if ! SRC="$work/src" OUT="$out" REPO="$root" NO_DICT_TARGETS="$no_dict_targets" \
-    bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
+if ! SRC="$work/src" OUT="$out" REPO="$root" bash .clusterfuzzlite/build.sh >"$work/build.log" 2>&1; then
     echo "cflite-build: FAILED: build.sh exited non-zero; its last lines:"
     tail -n 40 "$work/build.log"
     exit 1
@@ -72,24 +74,28 @@ for target in $targets; do
             corpus="$work/corpus-$target"
             mkdir -p "$corpus"
             python3 -m zipfile -e "$archive" "$corpus"
-            if ! "$binary" -runs=0 -rss_limit_mb=2048 "$corpus" >"$work/$target-run.log" 2>&1; then
+            if ! "$binary" -runs=0 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
+                -artifact_prefix="$work/" "$corpus" >"$work/$target-run.log" 2>&1; then
                 problems+=("$target: the binary failed on its seeds (log: $(tail -n 5 "$work/$target-run.log" | tr '\n' ' '))")
             fi
         fi
     fi
 
-    case " $no_dict_targets " in
-        *" $target "*)
-            if [ -e "$out/$target.dict" ]; then
-                problems+=("$target: has $target.dict but is listed in NO_DICT_TARGETS")
-            fi
-            ;;
-        *)
-            if ! cmp -s fuzz/rotation.dict "$out/$target.dict"; then
-                problems+=("$target: $target.dict missing from OUT or not fuzz/rotation.dict")
-            fi
-            ;;
-    esac
+    if uses_dictionary "$target"; then
+        if ! cmp -s fuzz/rotation.dict "$out/$target.dict"; then
+            problems+=("$target: $target.dict missing from OUT or not fuzz/rotation.dict")
+        fi
+    elif [ -e "$out/$target.dict" ]; then
+        problems+=("$target: has $target.dict but reads no text (NO_DICTIONARY_TARGETS)")
+    fi
+    timeout="$(input_timeout "$target")"
+    if [ "$timeout" != "$INPUT_TIMEOUT" ]; then
+        if ! grep -qx "timeout = $timeout" "$out/$target.options" 2>/dev/null; then
+            problems+=("$target: no $target.options with timeout = $timeout")
+        fi
+    elif [ -e "$out/$target.options" ]; then
+        problems+=("$target: has $target.options but is not slow (SLOW_TARGETS)")
+    fi
 done
 
 echo "cflite-build: OUT holds:"

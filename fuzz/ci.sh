@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# CI step: runs every fuzz target for FUZZ_SECONDS seconds (default 30) with
-# a fixed libFuzzer seed (FUZZ_SEED, default 1), starting from the committed
-# seeds. A crash fails the step and its artifact path is printed.
+# CI step: runs every fuzz target for FUZZ_SECONDS seconds with a fixed
+# libFuzzer seed (FUZZ_SEED, default 1), starting from the committed seeds. A
+# crash fails the step, and its artifact path and the command that promotes
+# it to a regression test are printed.
+#
+# FUZZ_SECONDS defaults to FUZZ_TOTAL_SECONDS (default 180) shared evenly by
+# the targets, at most 30 s each: 7 targets get 25 s, so the whole step
+# (build included) stays within about 4 minutes on 2 cores.
 #
 # Needs a nightly toolchain (libFuzzer instrumentation is nightly-only): when
 # there is none the step says so and is skipped (exit 0). cargo-fuzz is
@@ -10,8 +15,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-seconds="${FUZZ_SECONDS:-30}"
 seed="${FUZZ_SEED:-1}"
+# shellcheck source=fuzz/targets.sh
+source fuzz/targets.sh
 
 if ! command -v rustup >/dev/null 2>&1 || ! rustup run nightly rustc --version >/dev/null 2>&1; then
     echo "fuzz: SKIPPED: no nightly Rust toolchain (install one with 'rustup toolchain install nightly')"
@@ -25,20 +31,27 @@ fi
 echo "fuzz: building the targets ($(cargo +nightly fuzz --version), $(rustup run nightly rustc --version))"
 cargo +nightly fuzz build
 
+targets="$(cargo +nightly fuzz list)"
+count=$(echo "$targets" | wc -w)
+total="${FUZZ_TOTAL_SECONDS:-180}"
+seconds="${FUZZ_SECONDS:-$((total / count < 30 ? total / count : 30))}"
+echo "fuzz: $count targets, ${seconds}s each"
+
 logs="$(mktemp -d)"
 failed=()
-for target in $(cargo +nightly fuzz list); do
+for target in $targets; do
     corpus="$(mktemp -d)"
     dictionary=()
-    if [ "$target" != solve ]; then
+    if uses_dictionary "$target"; then
         dictionary=("-dict=fuzz/rotation.dict")
     fi
     log="$logs/$target.log"
     echo "fuzz: $target for ${seconds}s (-seed=$seed), log $log"
     if cargo +nightly fuzz run "$target" "$corpus" "fuzz/seeds/$target" -- \
-        -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-        "${dictionary[@]}" >"$log" 2>&1; then
+        -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
+        -print_final_stats=1 "${dictionary[@]}" >"$log" 2>&1; then
         grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed "s/^/fuzz: $target: /"
+        grep -E '^stat::average_exec_per_sec' "$log" | sed "s/^/fuzz: $target: /"
     else
         failed+=("$target")
         echo "fuzz: $target FAILED (whole log: $log):"
@@ -50,6 +63,7 @@ done
 
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "fuzz: FAILED: ${failed[*]}; reproduce with: cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/ARTIFACT"
+    echo "fuzz: once understood, make it a regression test: just fuzz-promote TARGET fuzz/artifacts/TARGET/ARTIFACT NAME"
     exit 1
 fi
 echo "fuzz: all targets passed"

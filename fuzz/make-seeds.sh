@@ -9,10 +9,12 @@ cd "$root"
 seeds=fuzz/seeds
 
 game() { cargo run --quiet -- "$@"; }
-encode() { cargo run --quiet --features fuzzing --example fuzz_solve_seeds -- "$@"; }
+encode() { cargo run --quiet --features fuzzing --example fuzz_seeds -- "$@"; }
 
 rm -rf "$seeds"
-mkdir -p "$seeds/check" "$seeds/parse" "$seeds/solve" "$seeds/validate"
+for target in fuzz/fuzz_targets/*.rs; do
+    mkdir -p "$seeds/$(basename "$target" .rs)"
+done
 
 # parse: valid judge input in the shapes the parser accepts ...
 cp examples/sample.txt "$seeds/parse/sample"
@@ -34,9 +36,9 @@ printf '1 1 4 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n%s\n0\n' \
 # solve: the sample boards and one board of each optimal length 0..13,
 # encoded as shuffles; and a few scrambles (odd first byte, 15 bytes of outer
 # shuffle, then moves).
-encode "$seeds/solve" sample <examples/sample.txt
+encode solve "$seeds/solve" sample <examples/sample.txt
 for length in $(seq 0 13); do
-    game gen --seed 3 --depth "$length" --boards 1 | encode "$seeds/solve" "depth$length"
+    game gen --seed 3 --length "$length" --boards 1 | encode solve "$seeds/solve" "depth$length"
 done
 printf '\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02' >"$seeds/solve/scramble-1"
 printf '\x03\x07\x03\x05\x01\x09\x04\x00\x02\x08\x06\x0c\x0a\x02\x01\x00\x00\x01\x02\x03' >"$seeds/solve/scramble-3"
@@ -45,7 +47,7 @@ printf '\x05\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x00\x02
 # validate: everything parse starts from (valid and invalid, lenient and
 # strict), plus canonical files and each strict rule broken once.
 cp "$seeds/parse/"* "$seeds/validate/"
-game gen --seed 4 --depth 6 --boards 4 >"$seeds/validate/canonical"
+game gen --seed 4 --length 6 --boards 4 >"$seeds/validate/canonical"
 printf '0\n' >"$seeds/validate/no-cases"
 sed 's/ /  /' examples/sample.txt >"$seeds/validate/double-space"
 sed '1s/$/ /' examples/sample.txt >"$seeds/validate/trailing-space"
@@ -53,10 +55,36 @@ printf ' %s\n0\n' "$(head -n 1 examples/sample.txt)" >"$seeds/validate/leading-s
 head -c -1 examples/sample.txt >"$seeds/validate/no-final-newline"
 printf '%s 1\n0\n' "$(head -n 1 examples/sample.txt)" >"$seeds/validate/too-many-values"
 
+# judge: everything validate starts from (the pipeline reads judge input,
+# the validator and the checker judge it), and longer inputs: many cases,
+# and bad cases among good ones for keep_going.
+cp "$seeds/validate/"* "$seeds/judge/"
+game gen --seed 5 --uniform --boards 40 >"$seeds/judge/forty-cases"
+{
+    game gen --seed 6 --length 9 --boards 3 | head -n 3
+    printf '1 1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n'
+    game gen --seed 7 --length 4 --boards 2 | head -n 2
+    printf '1 2 3 x\n'
+    game gen --seed 8 --length 13 --boards 1
+} >"$seeds/judge/bad-cases-among-good"
+
+# board and board_deep (BoardCase: a relabelling byte, a symmetry byte, then
+# a board as solve reads it): the sample boards and one board of each
+# optimal length 0..13, with every relabelling and symmetry between them,
+# and a few scrambles (odd board byte, 15 bytes of outer shuffle, moves).
+for target in board board_deep; do
+    encode "$target" "$seeds/$target" sample <examples/sample.txt
+    for length in $(seq 0 13); do
+        game gen --seed 3 --length "$length" --boards 1 | encode "$target" "$seeds/$target" "length$length"
+    done
+    printf '\x02\x05\x03\x07\x03\x05\x01\x09\x04\x00\x02\x08\x06\x0c\x0a\x02\x01\x00\x00\x01\x02\x03' >"$seeds/$target/scramble-3"
+    printf '\x04\x06\x05\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x00\x02\x04\x06\x01\x03\x05\x07' >"$seeds/$target/scramble-8"
+done
+
 # check: outputs for the fixed judge input of the check target
 # (rotation_game::fuzzing::CHECK_INPUT: the sample's two boards and a board
 # already solved): the right one, the tolerated variants, and wrong ones.
-check_input="$(cat examples/sample.txt | head -n 2; echo '2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3'; echo 0)"
+check_input="$(head -n 2 examples/sample.txt; echo '2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3'; echo 0)"
 right="$seeds/check/right"
 printf '%s\n' "$check_input" | game solve >"$right"
 sed 's/$/\r/' "$right" >"$seeds/check/crlf"
@@ -74,5 +102,5 @@ head -n 3 "$right" >"$seeds/check/missing-cases"
 
 echo "seeds written to $seeds/:"
 for dir in "$seeds"/*/; do
-    echo "  $(basename "$dir"): $(ls "$dir" | wc -l) files, $(cat "$dir"* | wc -c) bytes"
+    echo "  $(basename "$dir"): $(find "$dir" -type f | wc -l) files, $(cat "$dir"* | wc -c) bytes"
 done

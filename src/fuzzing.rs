@@ -11,10 +11,12 @@
 //! - under proptest, fed random and near-valid bytes
 //!   (`tests/fuzz_properties.rs`);
 //! - on stable, replaying the committed seed corpora `fuzz/seeds/<target>/`
-//!   and every minimized crash (`tests/fuzz_replay.rs`).
+//!   and every minimized crash in `fuzz/regressions/<target>/`
+//!   (`tests/fuzz_replay.rs`, through [`replay`]).
 //!
 //! [`TARGETS`] lists them by name; the names are those of the files in
-//! `fuzz/fuzz_targets/` and of the folders in `fuzz/seeds/`.
+//! `fuzz/fuzz_targets/` and of the folders in `fuzz/seeds/` and
+//! `fuzz/regressions/`.
 //!
 //! | target | input | property |
 //! | --- | --- | --- |
@@ -22,6 +24,25 @@
 //! | [`solve`] | a board, [decoded](decode_board) | the descent's answer is sound and optimal, and every registered solver quick enough for the board gives it |
 //! | [`validate`] | a test file | whatever the strict validator accepts, the lenient parser accepts with the same boards |
 //! | [`check`] | a contestant's output for [`CHECK_INPUT`] | the checker never panics, is deterministic, keeps to its output limit, and says OK exactly for the right answer up to tolerated whitespace |
+//! | [`judge`] | judge input | the `solve` pipeline gives byte-identical outcomes on one thread and on several, the ones the parser predicts; the validator accepts exactly the canonical form; the checker accepts the output of valid input |
+//! | [`board()`] | a [`BoardCase`] (structure-aware, with `arbitrary`) | on the board, its relabelled and its symmetric image, every solver quick enough agrees with the descent; relabelling changes only the digit, a symmetry keeps the length |
+//! | [`board_deep`] | a [`BoardCase`] | every solver that accepts the board, as far as its default bound, agrees with the descent (the slow half of `board`) |
+//!
+//! # Adding a target
+//!
+//! A target is a function `fn(&[u8])` here, one line in [`TARGETS`], one
+//! file in `fuzz/fuzz_targets/` calling it, one `[[bin]]` in
+//! `fuzz/Cargo.toml`, and seeds in `fuzz/seeds/<name>/`
+//! (`fuzz/make-seeds.sh`); `tests/fuzz_replay.rs` fails until all of these
+//! agree. Structure-aware targets build their input with `arbitrary`, as
+//! [`BoardCase`] does.
+//!
+//! A target that compares another program with the crate (a standalone
+//! validator or checker, say) runs it on the bytes and asserts that its
+//! exit status is the crate's verdict: [`validator_exit_code`] and
+//! [`checker_exit_code`] give the status a program following testlib's or
+//! Kattis's convention must return, and `stress::runner::Runner` runs a
+//! program within limits on its time, memory and output.
 //!
 //! # Why a feature
 //!
@@ -31,42 +52,114 @@
 //! for them: the fuzz crate and the tests (through the crate's
 //! dev-dependency on itself) enable it.
 
+mod board;
 mod check;
+mod decode;
+mod judge;
 mod parse;
+pub mod replay;
 mod solve;
 mod validate;
+mod verdicts;
 
+pub use board::{BoardCase, Relabelling, board, board_deep};
 pub use check::{CHECK_INPUT, CHECK_OUTPUT_LIMIT, check, check_expected_output};
+pub use decode::{decode_board, encode_board};
+pub use judge::judge;
 pub use parse::parse;
-pub use solve::{decode_board, encode_board, solve};
+pub use solve::solve;
 pub use validate::validate;
+pub use verdicts::{checker_exit_code, checker_verdict, validator_exit_code};
 
-/// A fuzz target: its name and the check it runs on each input.
+/// A fuzz target: its name, the check it runs on each input, and what
+/// campaigns need to know about it.
 #[derive(Clone, Copy, Debug)]
 pub struct Target {
-    /// The name of the target in `fuzz/fuzz_targets/` and of its seed folder
-    /// in `fuzz/seeds/`.
+    /// The name of the target in `fuzz/fuzz_targets/` and of its folders in
+    /// `fuzz/seeds/` and `fuzz/regressions/`.
     pub name: &'static str,
     /// The check: returns on a good input, panics on a failure.
     pub check: fn(&[u8]),
+    /// The library's source files the target exercises, relative to the
+    /// repository: the campaign report gives the coverage of these.
+    pub modules: &'static [&'static str],
+    /// Whether the target reads the text formats, so that libFuzzer's
+    /// dictionary `fuzz/rotation.dict` helps it (binary board encodings
+    /// have no use for it).
+    pub dictionary: bool,
 }
+
+impl Target {
+    /// The target called `name`.
+    pub fn find(name: &str) -> Option<&'static Target> {
+        TARGETS.iter().find(|target| target.name == name)
+    }
+}
+
+/// The files of the solvers and of what they stand on.
+const SOLVER_MODULES: &[&str] = &[
+    "src/board.rs",
+    "src/moves.rs",
+    "src/pattern_database.rs",
+    "src/solver/bfs.rs",
+    "src/solver/centre_heuristic.rs",
+    "src/solver/descent.rs",
+    "src/solver/ida_star.rs",
+    "src/solver/pdb_heuristic.rs",
+];
 
 /// Every fuzz target, in alphabetical order.
 pub const TARGETS: &[Target] = &[
     Target {
+        name: "board",
+        check: board,
+        modules: SOLVER_MODULES,
+        dictionary: false,
+    },
+    Target {
+        name: "board_deep",
+        check: board_deep,
+        modules: SOLVER_MODULES,
+        dictionary: false,
+    },
+    Target {
         name: "check",
         check,
+        modules: &[
+            "src/checker.rs",
+            "src/checker/lines.rs",
+            "src/untrusted/quote.rs",
+        ],
+        dictionary: true,
+    },
+    Target {
+        name: "judge",
+        check: judge,
+        modules: &[
+            "src/judge.rs",
+            "src/parser.rs",
+            "src/validator.rs",
+            "src/checker.rs",
+            "src/checker/lines.rs",
+        ],
+        dictionary: true,
     },
     Target {
         name: "parse",
         check: parse,
+        modules: &["src/parser.rs", "src/untrusted/quote.rs"],
+        dictionary: true,
     },
     Target {
         name: "solve",
         check: solve,
+        modules: SOLVER_MODULES,
+        dictionary: false,
     },
     Target {
         name: "validate",
         check: validate,
+        modules: &["src/validator.rs", "src/parser.rs"],
+        dictionary: true,
     },
 ];

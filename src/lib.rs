@@ -45,7 +45,7 @@
 //! [`Solver`] trait and the solvers; the [parser] of judge input and
 //! the strict [validator]; the [judge] pipeline and the
 //! [checker]; the seeded [generators](generator); [`verify`] campaigns with
-//! their report types; and the [census]. The [pattern
+//! their report types; the [census]; and contest [packages](package). The [pattern
 //! database](pattern_database) and the board's [geometry] are public too,
 //! read-only. Reports are plain data with `serde::Serialize`; the library
 //! prints nothing, and the command line (`src/bin/rotation-game/`) renders
@@ -107,6 +107,8 @@
 //! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
 //! - [`convention`]: testlib's and Kattis's exit statuses;
 //! - [`verify`]: campaigns that cross-check solvers on generated boards;
+//! - [`package`]: contest-ready problem packages (test data, standalone
+//!   validators and solutions, statement) and their coverage report;
 //! - [`sample`]: the statement's sample input and output;
 //! - [`stress`] (Unix): judges another program as a contest judge does
 //!   (CPU, memory and output limits, a sandbox, the judges' verdicts,
@@ -129,6 +131,7 @@ pub mod geometry;
 pub mod judge;
 pub mod length;
 pub mod moves;
+pub mod package;
 pub mod parser;
 pub mod pattern_database;
 mod rank;

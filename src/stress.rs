@@ -42,12 +42,20 @@
 pub mod alignment;
 pub mod campaign;
 mod cgroup;
+mod child_setup;
 pub mod command;
 pub mod init;
+pub mod interrupt;
 pub mod limits;
+mod owner;
+mod pipes;
+mod proc_meter;
+mod proc_stat;
+mod process_group;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+mod seccomp;
 pub mod verdict;
 mod work_dir;
 
@@ -61,9 +69,8 @@ pub use cgroup::CgroupVersion;
 pub use command::{Program, ProgramError, SHELL};
 pub use init::Ended;
 pub use limits::{Limits, MIB, WALL_PER_CPU};
+pub use pipes::STDERR_KEPT;
 pub use report::{LengthTiming, RunRecord, SLOWEST_LISTED, Summary, VerdictCount};
-pub use runner::{
-    Isolation, Measurement, Run, Runner, RunnerError, RunnerOptions, STDERR_KEPT, Termination,
-};
+pub use runner::{Isolation, Measurement, Run, Runner, RunnerError, RunnerOptions, Termination};
 pub use sandbox::{SandboxError, SandboxMode};
 pub use verdict::{Judgement, TimeLimitKind, Verdict, judge, signal_name};

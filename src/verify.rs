@@ -116,6 +116,15 @@ impl BoardSource<'_> {
         self.len() == 0
     }
 
+    /// The case number, from 1 over the whole campaign, of board `index`
+    /// (of a shard, when the generator is sharded).
+    pub fn case_number(&self, index: u64) -> u64 {
+        match self {
+            BoardSource::Generated { generator, .. } => generator.case_number(index),
+            BoardSource::Listed(_) => index + 1,
+        }
+    }
+
     /// Board number `index`, below [`len`](Self::len).
     pub fn board(&self, index: u64) -> Board {
         match self {
@@ -227,12 +236,13 @@ impl Serialize for Answer {
 
 /// A board on which some answer is faulty or the solvers differ.
 ///
-/// It serializes as `{index, seed, board, judge_input, optimal_length,
+/// It serializes as `{case, seed, board, judge_input, optimal_length,
 /// expected, solvers_differ, answers}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Disagreement {
-    /// The board's index in the campaign.
-    pub index: u64,
+    /// The board's case number in the campaign, from 1 (the line of the
+    /// board in `gen`'s output for the same flags).
+    pub case: u64,
     /// The generator's seed, if the boards were generated.
     pub seed: Option<u64>,
     /// The board.
@@ -276,7 +286,7 @@ impl Disagreement {
 impl Serialize for Disagreement {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut disagreement = serializer.serialize_struct("Disagreement", 8)?;
-        disagreement.serialize_field("index", &self.index)?;
+        disagreement.serialize_field("case", &self.case)?;
         disagreement.serialize_field("seed", &self.seed)?;
         disagreement.serialize_field("board", &self.board)?;
         disagreement.serialize_field("judge_input", &self.judge_input())?;
@@ -305,7 +315,7 @@ pub struct SolverStats {
     pub time: Duration,
 }
 
-/// How many disagreements a [`Report`] keeps: the first ones by index. A
+/// How many disagreements a [`Report`] keeps: the first ones by case. A
 /// campaign against a badly broken solver can disagree on every board; past
 /// this many, the rest are only counted.
 pub const DISAGREEMENTS_KEPT: usize = 1000;
@@ -325,7 +335,7 @@ pub struct Report {
     pub boards_by_length: LengthCounts,
     /// Per solver, in the order given.
     pub solvers: Vec<SolverStats>,
-    /// The boards with a fault or a difference, by index: all of them, or
+    /// The boards with a fault or a difference, by case: all of them, or
     /// the first [`DISAGREEMENTS_KEPT`] when there are more.
     pub disagreements: Vec<Disagreement>,
     /// How many boards had a fault or a difference, kept or not.
@@ -411,7 +421,7 @@ struct Tally {
     solver_boards: Vec<u64>,
     solver_time: Vec<Duration>,
     /// Disagreements met: among them the first [`DISAGREEMENTS_KEPT`] by
-    /// index, and fewer than twice that many in all.
+    /// case, and fewer than twice that many in all.
     disagreements: Vec<Disagreement>,
     disagreement_count: u64,
 }
@@ -427,7 +437,7 @@ impl Tally {
         }
     }
 
-    /// Keeps the first [`DISAGREEMENTS_KEPT`] disagreements by index once
+    /// Keeps the first [`DISAGREEMENTS_KEPT`] disagreements by case once
     /// twice that many have gathered (so that sorting is rare).
     fn trim(&mut self) {
         if self.disagreements.len() >= 2 * DISAGREEMENTS_KEPT {
@@ -435,12 +445,12 @@ impl Tally {
         }
     }
 
-    /// Sorts the disagreements by index and keeps the first
+    /// Sorts the disagreements by case and keeps the first
     /// [`DISAGREEMENTS_KEPT`]. The first ones of a union are among the first
     /// ones of its parts, so trimming each part first loses none of them.
     fn keep_first(&mut self) {
         self.disagreements
-            .sort_unstable_by_key(|disagreement| disagreement.index);
+            .sort_unstable_by_key(|disagreement| disagreement.case);
         self.disagreements.truncate(DISAGREEMENTS_KEPT);
     }
 
@@ -460,8 +470,8 @@ impl Tally {
         self
     }
 
-    /// Checks board `index` and records the outcome.
-    fn check(&mut self, index: u64, board: Board, seed: Option<u64>, solvers: &[&dyn Solver]) {
+    /// Checks the board of case `case` and records the outcome.
+    fn check(&mut self, case: u64, board: Board, seed: Option<u64>, solvers: &[&dyn Solver]) {
         let expected = DescentSolver
             .solve(&board)
             .expect("the descent answers every board");
@@ -483,7 +493,7 @@ impl Tally {
             });
         }
         let disagreement = Disagreement {
-            index,
+            case,
             seed,
             board,
             optimal_length,
@@ -529,7 +539,8 @@ pub fn verify(
             .fold(
                 || Tally::new(solvers.len()),
                 |mut tally, index| {
-                    tally.check(index, source.board(index), seed, solvers);
+                    let case = source.case_number(index);
+                    tally.check(case, source.board(index), seed, solvers);
                     progress(1);
                     tally
                 },

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "convention",
     "verify",
     "stress",
+    "package",
     "strategies",
     "fuzzing",
 ];
@@ -44,7 +45,9 @@ fn library_files() -> Vec<(String, PathBuf)> {
         for entry in fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
             let relative = path.strip_prefix(&src).unwrap().to_owned();
-            if relative.starts_with("bin") {
+            // The binary, and the standalone programs a problem package
+            // holds (sources for other compilers, not part of the library).
+            if relative.starts_with("bin") || relative.starts_with("package/standalone") {
                 continue;
             }
             if path.is_dir() {

@@ -3,9 +3,9 @@
 //! (random bytes alone almost never make a whole case).
 
 use proptest::prelude::*;
-use rotation_game::fuzzing::{self, TARGETS};
+use rotation_game::fuzzing::{self, BoardCase, TARGETS};
 use rotation_game::parser::format_input;
-use rotation_game::strategies::uniform_boards;
+use rotation_game::strategies::{scrambled_boards, uniform_boards};
 
 /// Text made of the judge input's tokens, valid or not.
 fn token_soup() -> impl Strategy<Value = Vec<u8>> {
@@ -97,7 +97,53 @@ proptest! {
     }
 
     #[test]
+    fn judge_passes_token_soup(data in token_soup()) {
+        fuzzing::judge(&data);
+    }
+
+    #[test]
+    fn judge_passes_damaged_input(data in damaged_input()) {
+        fuzzing::judge(&data);
+    }
+
+    #[test]
+    fn judge_passes_valid_input(boards in prop::collection::vec(uniform_boards(), 0..6)) {
+        fuzzing::judge(format_input(&boards).as_bytes());
+    }
+
+    #[test]
     fn every_board_has_an_encoding(board in uniform_boards()) {
         prop_assert_eq!(fuzzing::decode_board(&fuzzing::encode_board(&board)), board);
+    }
+
+    #[test]
+    fn every_board_case_has_an_encoding(board in uniform_boards(), relabelling in 0..6u8, symmetry in 0..8u8) {
+        let case = BoardCase::decode(&BoardCase::encode(&board, relabelling, symmetry));
+        prop_assert_eq!(case.board, board);
+        prop_assert_eq!(case.symmetry, symmetry);
+    }
+
+    #[test]
+    fn board_passes_every_relabelling_and_symmetry(
+        board in uniform_boards(),
+        relabelling in 0..6u8,
+        symmetry in 0..8u8,
+    ) {
+        fuzzing::board(&BoardCase::encode(&board, relabelling, symmetry));
+    }
+
+    #[test]
+    fn board_passes_short_scrambles(board in scrambled_boards(6), relabelling in 0..6u8, symmetry in 0..8u8) {
+        fuzzing::board(&BoardCase::encode(&board, relabelling, symmetry));
+    }
+}
+
+proptest! {
+    // Each case runs ida on a board of up to 8 moves and bfs on it.
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn board_deep_passes_scrambles(board in scrambled_boards(8)) {
+        fuzzing::board_deep(&BoardCase::encode(&board, 0, 0));
     }
 }

@@ -45,10 +45,10 @@ fn disagreements_with(planted: &dyn Solver) -> Vec<Disagreement> {
     };
     let report = verify(source, &[&pdb, planted], 2, &|_| {}).expect("threads start");
     assert!(!report.passed());
-    let reported: Vec<u64> = report.disagreements.iter().map(|d| d.index).collect();
+    let reported: Vec<u64> = report.disagreements.iter().map(|d| d.case - 1).collect();
     assert_eq!(reported, wrong);
     for disagreement in &report.disagreements {
-        assert_eq!(disagreement.board, generator.board(disagreement.index));
+        assert_eq!(disagreement.board, generator.board(disagreement.case - 1));
         assert_eq!(disagreement.seed, Some(generator.seed()));
         assert!(disagreement.solvers_differ());
         let [pdb_answer, planted_answer] = &disagreement.answers[..] else {
@@ -292,8 +292,8 @@ fn only_the_first_disagreements_are_kept_and_all_are_counted() {
         assert!(!report.passed());
         assert_eq!(report.disagreement_count, count);
         assert_eq!(report.disagreements_not_kept(), count - 1000);
-        let kept: Vec<u64> = report.disagreements.iter().map(|d| d.index).collect();
-        assert_eq!(kept, (0..1000).collect::<Vec<u64>>());
+        let kept: Vec<u64> = report.disagreements.iter().map(|d| d.case).collect();
+        assert_eq!(kept, (1..=1000).collect::<Vec<u64>>());
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["disagreements"].as_array().unwrap().len(), 1000);
         assert_eq!(json["disagreement_count"], 2500);

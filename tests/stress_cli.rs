@@ -15,13 +15,13 @@
 mod common;
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::programs::{
-    BURNER, CONNECT, FORKER, HOG, SEGFAULT, SPINNER, compile, have_cgroup, have_sandbox, machine,
-    script,
+    BURNER, CONNECT, FORKER, HOG, SEGFAULT, SPINNER, UNIX_CONNECT, compile, have_cgroup,
+    have_sandbox, machine, script,
 };
 use common::{run, stderr, stdout, with_snapshots};
 use rotation_game::generator::{Generator, Mode};
@@ -412,6 +412,14 @@ fn a_non_zero_exit_is_a_runtime_error_and_a_shells_signal_is_said_so() {
     );
 }
 
+/// The number of seconds that follows `prefix` at the start of `message`.
+fn seconds_after(message: &str, prefix: &str) -> f64 {
+    message
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.split_once(" s")?.0.parse().ok())
+        .unwrap_or_else(|| panic!("expected {prefix:?} and seconds: {message}"))
+}
+
 /// The processes whose command line holds `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
     let mut found = Vec::new();
@@ -477,22 +485,12 @@ fn a_hang_is_a_wall_clock_time_limit_and_nothing_it_started_survives() {
             ],
         );
         assert!(started.elapsed() < Duration::from_secs(30));
-        assert!(
-            report
-                .verdict()
-                .starts_with("time limit exceeded (wall clock): still running after 1.5"),
-            "{}",
-            report.verdict()
+        let wall = seconds_after(
+            report.verdict(),
+            "time limit exceeded (wall clock): still running after ",
         );
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !processes_with(&marker).is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let survivors = processes_with(&marker);
-        for pid in &survivors {
-            // Leave nothing behind, even when failing.
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-        }
+        assert!(wall >= 1.5, "{}", report.verdict());
+        let survivors = survivors(&marker);
         assert!(
             survivors.is_empty(),
             "still running ({sandbox}): {survivors:?}"
@@ -568,9 +566,12 @@ fn a_spinner_is_a_cpu_time_limit_exceeded() {
         ],
     );
     let verdict = report.verdict();
+    let cpu = seconds_after(verdict, "time limit exceeded (CPU): used ");
+    // Over the limit, and stopped by the runner's checks long before the
+    // backstop RLIMIT_CPU (2 s) could: a safety bound, not a timing.
+    assert!((0.5..2.0).contains(&cpu), "{verdict}");
     assert!(
-        verdict.starts_with("time limit exceeded (CPU): used 0.5")
-            && verdict.ends_with(" s of CPU time, over the limit of 0.5 s"),
+        verdict.ends_with(" s of CPU time, over the limit of 0.5 s"),
         "{verdict}"
     );
     assert!(
@@ -602,10 +603,11 @@ fn a_sleeper_is_a_wall_clock_time_limit_exceeded_with_its_small_cpu_time() {
     let run = &report["runs"][0];
     assert_eq!(run["verdict"], "TLE");
     let message = run["message"].as_str().unwrap();
-    assert!(
-        message.starts_with("time limit exceeded (wall clock): still running after 1."),
-        "{message}"
+    let wall = seconds_after(
+        message,
+        "time limit exceeded (wall clock): still running after ",
     );
+    assert!(wall >= 1.0, "{message}");
     assert!(run["cpu_seconds"].as_f64().unwrap() < 0.2, "{run}");
     assert!(run["wall_seconds"].as_f64().unwrap() >= 1.0, "{run}");
     assert_eq!(report["limits"]["wall_limit_seconds"], 1.0);
@@ -671,6 +673,10 @@ fn a_correct_program_needing_a_second_of_cpu_passes_beside_a_busy_process() {
             "1",
             "--time-limit",
             "3",
+            // The CPU limit is what is tested; a busy machine stretches
+            // the wall clock, which must not run out first.
+            "--wall-limit",
+            "120",
         ],
     );
     busy.kill().unwrap();
@@ -1074,6 +1080,51 @@ fn a_sandboxed_program_cannot_connect_to_a_loopback_port() {
 }
 
 #[test]
+fn a_sandboxed_program_cannot_connect_to_a_unix_socket_of_the_machine() {
+    if !have_sandbox("a_sandboxed_program_cannot_connect_to_a_unix_socket_of_the_machine") {
+        return;
+    }
+    // A socket file in /tmp, as a tmux server or an ssh agent makes: the
+    // sandbox shows /tmp, read-only, which does not stop a connect.
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("host.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let connect = compile(dir.path(), "unix-connect", UNIX_CONNECT);
+    // Not isolated, it connects every way it tries: the test can fail.
+    let ways = if cfg!(target_arch = "x86_64") {
+        "3"
+    } else {
+        "1"
+    };
+    let direct = Command::new(&connect).arg(&socket).output().unwrap();
+    assert_eq!(stdout(&direct).trim(), ways, "{direct:?}");
+    let program = script(
+        dir.path(),
+        "phone-home.sh",
+        &format!(
+            "{connect} {} >/dev/null || exit 1\nexec {BINARY} solve",
+            socket.display()
+        ),
+    );
+    assert_eq!(sandboxed(&program, &[]), Some(0), "it could connect");
+    // socketpair, a program's pipe to itself, still works.
+    let pair = script(
+        dir.path(),
+        "pair.sh",
+        &format!("python3 -c 'import socket; socket.socketpair()' || exit 1\nexec {BINARY} solve"),
+    );
+    assert_eq!(sandboxed(&pair, &[]), Some(0), "socketpair failed");
+    // Nor io_uring, which makes and connects sockets by itself.
+    let io_uring = "python3 -c 'import ctypes, sys; sys.exit(ctypes.CDLL(None).syscall(425, 8, ctypes.create_string_buffer(120)) >= 0)'";
+    let ring = script(
+        dir.path(),
+        "ring.sh",
+        &format!("{io_uring} || exit 1\nexec {BINARY} solve"),
+    );
+    assert_eq!(sandboxed(&ring, &[]), Some(0), "it could set up io_uring");
+}
+
+#[test]
 fn a_sandboxed_program_cannot_write_to_home() {
     if !have_sandbox("a_sandboxed_program_cannot_write_to_home") {
         return;
@@ -1223,6 +1274,54 @@ fn without_bubblewrap_auto_warns_once_and_on_refuses() {
 }
 
 #[test]
+fn a_program_gets_a_judges_environment_not_the_callers_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = script(
+        dir.path(),
+        "env.sh",
+        &format!(
+            "[ -z \"$ROTATION_GAME_TEST_SECRET\" ] || exit 1\n[ \"$LANG\" = C.UTF-8 ] || exit 2\n[ \"$TMPDIR\" = \"$PWD\" ] || exit 3\nexec {BINARY} solve"
+        ),
+    );
+    let mut modes = vec!["off"];
+    if have_sandbox("a_program_gets_a_judges_environment_not_the_callers_secrets (sandboxed)") {
+        modes.push("on");
+    }
+    for sandbox in modes {
+        let judged = |program: &str| {
+            let output = common::binary()
+                .args([
+                    "stress",
+                    "--program",
+                    program,
+                    "--seed",
+                    "1",
+                    "--boards",
+                    "1",
+                ])
+                .args(["--sandbox", sandbox])
+                .env("ROTATION_GAME_TEST_SECRET", "hunter2")
+                .env("LANG", "C.UTF-8")
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            stdout(&output)
+                .lines()
+                .find_map(|line| line.strip_prefix("verdicts: ").map(str::to_owned))
+                .unwrap_or_else(|| panic!("{output:?}"))
+        };
+        assert_eq!(judged(&program), "1 accepted (AC)", "{sandbox}");
+        // Given on its command line, a variable does reach it: the test
+        // can fail.
+        assert_eq!(
+            judged(&format!("env ROTATION_GAME_TEST_SECRET=given {program}")),
+            "1 runtime error (RTE)",
+            "{sandbox}"
+        );
+    }
+}
+
+#[test]
 fn relative_paths_in_the_command_are_the_callers() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("build")).unwrap();
@@ -1337,6 +1436,151 @@ fn a_fork_bomb_meets_the_process_limit_and_the_verdict_says_so() {
     );
 }
 
+/// Where runs get their v1 memory groups (those of `stress` started by
+/// this test: its own memory group), when they get some.
+fn runs_memory_groups() -> Option<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    own.lines()
+        .find_map(|line| line.split_once(":memory:").map(|(_, path)| path.to_owned()))
+        .filter(|_| machine().cgroup)
+        .map(|path| Path::new("/sys/fs/cgroup/memory").join(path.trim_start_matches('/')))
+}
+
+/// The work directories and v1 memory groups that runner `pid` made and
+/// left.
+fn left_by(pid: u32) -> Vec<PathBuf> {
+    let pid = pid.to_string();
+    let mut left = Vec::new();
+    let mut look = |dir: &Path, prefix: &str| {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            // PREFIX, then the runner's process id, ….
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split('-').next())
+                == Some(&pid)
+            {
+                left.push(entry.path());
+            }
+        }
+    };
+    look(&std::env::temp_dir(), "rotation-game-run-");
+    if let Some(groups) = runs_memory_groups() {
+        look(&groups, "rotation-game-");
+    }
+    left
+}
+
+/// Waits (5 s at most) for the processes whose command line holds
+/// `marker` to end; kills those left, and says which they were.
+fn survivors(marker: &str) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !processes_with(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors = processes_with(marker);
+    for pid in &survivors {
+        // Leave nothing behind, even when failing.
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    survivors
+}
+
+/// Waits (2 minutes at most, a safety bound) for a process whose command
+/// line holds `marker`.
+fn wait_for_process(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while processes_with(marker).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!processes_with(marker).is_empty(), "{marker} never started");
+}
+
+#[test]
+fn a_stopped_campaign_ends_its_runs_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut modes = vec!["off"];
+    if have_sandbox("a_stopped_campaign_ends_its_runs_and_leaves_nothing_behind (sandboxed)") {
+        modes.push("on");
+    }
+    for sandbox in modes {
+        let marker = format!("2000.{}{}", std::process::id(), sandbox.len());
+        let program = script(
+            dir.path(),
+            &format!("sleeps-{sandbox}.sh"),
+            &format!("sleep {marker} &\nwait"),
+        );
+        let child = common::binary()
+            .args([
+                "stress",
+                "--program",
+                &program,
+                "--seed",
+                "1",
+                "--boards",
+                "4",
+            ])
+            .args(["--jobs", "2", "--time-limit", "100", "--sandbox", sandbox])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let runner = child.id();
+        wait_for_process(&marker);
+        // As a cancelled CI job or `kill` would; Ctrl-C is SIGINT.
+        let sent = Command::new("kill")
+            .args(["-TERM", &runner.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(128 + 15), "{output:?}");
+        assert!(
+            stderr(&output).contains("stopped by SIGTERM: every run was ended"),
+            "{output:?}"
+        );
+        assert!(output.stdout.is_empty(), "no report: {output:?}");
+        let survivors = survivors(&marker);
+        assert!(
+            survivors.is_empty(),
+            "still running ({sandbox}): {survivors:?}"
+        );
+        assert_eq!(left_by(runner), Vec::<PathBuf>::new(), "{sandbox}");
+    }
+}
+
+#[test]
+fn a_runner_killed_outright_takes_its_unsandboxed_program_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("3000.{}", std::process::id());
+    // The runner's own child, once it execs (the marker is not on the
+    // runner's command line).
+    let program = script(dir.path(), "sleeps.sh", &format!("exec sleep {marker}"));
+    let mut child = common::binary()
+        .args(["stress", "--program", &program])
+        .args([
+            "--seed",
+            "1",
+            "--boards",
+            "1",
+            "--time-limit",
+            "100",
+            "--sandbox",
+            "off",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_process(&marker);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let survivors = survivors(&marker);
+    assert!(survivors.is_empty(), "still running: {survivors:?}");
+}
+
 #[test]
 fn what_killed_runners_left_behind_is_swept_away() {
     let dead = {
@@ -1345,22 +1589,23 @@ fn what_killed_runners_left_behind_is_swept_away() {
         child.wait().unwrap();
         pid
     };
-    let work = std::env::temp_dir().join(format!("rotation-game-run-{dead}-0"));
+    // Names carry the runner's process id, start time and PID namespace.
+    let namespace = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let namespace = namespace
+        .to_str()
+        .and_then(|link| link.strip_prefix("pid:[")?.strip_suffix(']'))
+        .unwrap()
+        .to_owned();
+    let owner = format!("{dead}-1-{namespace}");
+    let work = std::env::temp_dir().join(format!("rotation-game-run-{owner}-0"));
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("scratch"), "left behind").unwrap();
     // A stale group too, where runs get v1 memory groups.
-    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
-    let group = own
-        .lines()
-        .find_map(|line| line.split_once(":memory:").map(|(_, path)| path.to_owned()))
-        .filter(|_| machine().cgroup)
-        .map(|path| {
-            let group = Path::new("/sys/fs/cgroup/memory")
-                .join(path.trim_start_matches('/'))
-                .join(format!("rotation-game-{dead}-0"));
-            std::fs::create_dir(&group).unwrap();
-            group
-        });
+    let group = runs_memory_groups().map(|groups| {
+        let group = groups.join(format!("rotation-game-{owner}-0"));
+        std::fs::create_dir(&group).unwrap();
+        group
+    });
     let program = format!("{BINARY} solve");
     assert_eq!(
         stress(&program, &["--seed", "1", "--boards", "1"])
@@ -1374,9 +1619,58 @@ fn what_killed_runners_left_behind_is_swept_away() {
     }
 }
 
+#[test]
+fn two_campaigns_at_once_leave_each_others_runs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (started, release) = (dir.path().join("started"), dir.path().join("release"));
+    // Benign, and it signals through files outside its work directory: so
+    // without the sandbox. Its work directory must still be there when it
+    // is released, and it must not have been killed meanwhile.
+    let program = script(
+        dir.path(),
+        "waits.sh",
+        &format!(
+            "touch {}\nwhile [ ! -e {} ]; do sleep 0.05; done\n[ -d \"$TMPDIR\" ] || exit 9\nexec {BINARY} solve",
+            started.display(),
+            release.display()
+        ),
+    );
+    let first = common::binary()
+        .args([
+            "stress",
+            "--program",
+            &program,
+            "--seed",
+            "1",
+            "--boards",
+            "1",
+        ])
+        .args(["--sandbox", "off", "--wall-limit", "600"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !started.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The second campaign sweeps what gone runners left as it starts.
+    let second = stress(
+        &format!("{BINARY} solve"),
+        &["--seed", "1", "--boards", "1"],
+    );
+    std::fs::write(&release, "").unwrap();
+    let first = first.wait_with_output().unwrap();
+    assert!(started.exists(), "the first run never started: {first:?}");
+    assert_eq!(second.status.code(), Some(0), "{second:?}");
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
+}
+
 /// `text` with every measure, a number followed by ` ms`, ` s` or ` MiB`
 /// (with `precise`, only those with three decimals, as messages give
-/// them), replaced by `[measured]`.
+/// them), replaced by `[measured]`, and a table's padding before it by one
+/// space.
 fn redact(text: &str, precise: bool) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -1397,7 +1691,13 @@ fn redact(text: &str, precise: bool) -> String {
         let preceded_by_letter = out.ends_with(|c: char| c.is_ascii_alphabetic());
         match unit {
             Some(unit) if (!precise || three_decimals) && !preceded_by_letter => {
-                // The unit too: a time may read in ms or in s.
+                // The unit too: a time may read in ms or in s. And the
+                // padding before it in a table, which depends on the
+                // measure's width.
+                if out.ends_with("  ") {
+                    out.truncate(out.trim_end_matches(' ').len());
+                    out.push(' ');
+                }
                 out.push_str("[measured]");
                 rest = &after[unit.len()..];
             }

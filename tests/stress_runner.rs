@@ -130,7 +130,9 @@ fn without_a_cgroup_cpu_time_is_measured_by_polling() {
         let run = run(&spinner, sandbox, false);
         assert_eq!(run.termination, Termination::CpuTimeLimit, "{run:?}");
         assert!(run.cpu_time >= Duration::from_millis(500), "{run:?}");
-        assert!(run.cpu_time < Duration::from_millis(900), "{run:?}");
+        // Stopped by the polls, long before the backstop RLIMIT_CPU (2 s)
+        // could: a safety bound, not a timing.
+        assert!(run.cpu_time < Duration::from_secs(2), "{run:?}");
     }
 }
 

@@ -54,7 +54,7 @@ fn check_position(data: &[u8], error: &ParseError) {
     assert_eq!(error.line(), line as u64, "line of {message}");
     assert_eq!(
         error.column(),
-        (offset - line_start + 1) as u64,
+        (offset - line_start + usize::from(!PLANTED_BUG)) as u64,
         "column of {message}"
     );
     if !error.is_fatal() {
@@ -68,6 +68,13 @@ fn check_position(data: &[u8], error: &ParseError) {
         );
     }
 }
+
+/// Whether this build is broken on purpose: built with the environment
+/// variable `ROTATION_GAME_PLANTED_BUG` set, the `parse` check expects
+/// columns counted from 0, so that every input with an error fails it.
+/// `tests/fuzz_promote.rs` builds the crate so to show a crash becoming a
+/// regression test; cargo rebuilds the crate when the variable changes.
+const PLANTED_BUG: bool = option_env!("ROTATION_GAME_PLANTED_BUG").is_some();
 
 /// The whitespace the parser skips (C's `isspace`).
 fn is_space(byte: u8) -> bool {

@@ -9,9 +9,9 @@
 //! A run's groups are made under the runner's own group in each hierarchy
 //! (from `/proc/self/cgroup`), so that the runner works wherever it was
 //! given a subtree, and a limit on the runner bounds its runs too. They are
-//! named `rotation-game-PID-N` (the runner's process id, a counter), so that
-//! a runner starting up can remove those a killed runner left behind
-//! ([`sweep_stale`]).
+//! named `rotation-game-` and the runner's [`Owner`] name, then a counter,
+//! so that a runner starting up can remove those a killed runner left
+//! behind, and only those ([`sweep_stale`]).
 //!
 //! # cgroup v1 and v2
 //!
@@ -42,6 +42,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::owner::{self, Owner};
+
 /// The prefix of the names of the runs' groups.
 const PREFIX: &str = "rotation-game-";
 
@@ -58,15 +60,8 @@ pub enum CgroupVersion {
 
 /// Where runs' groups are made: the runner's own groups.
 #[derive(Clone, Debug)]
-pub(crate) enum Parent {
-    V1 {
-        memory: PathBuf,
-        cpuacct: PathBuf,
-        pids: Option<PathBuf>,
-    },
-    V2 {
-        dir: PathBuf,
-    },
+pub(crate) struct Parent {
+    dirs: Dirs,
 }
 
 /// The group(s) of one run; killed and removed when dropped.
@@ -75,7 +70,9 @@ pub(crate) struct RunCgroup {
     dirs: Dirs,
 }
 
-#[derive(Debug)]
+/// A group's directories: one per v1 hierarchy (the pids controller may be
+/// missing), or one in the v2 hierarchy.
+#[derive(Clone, Debug)]
 enum Dirs {
     V1 {
         memory: PathBuf,
@@ -85,6 +82,42 @@ enum Dirs {
     V2 {
         dir: PathBuf,
     },
+}
+
+impl Dirs {
+    /// Every directory.
+    fn all(&self) -> Vec<&Path> {
+        match self {
+            Dirs::V1 {
+                memory,
+                cpuacct,
+                pids,
+            } => [Some(memory), Some(cpuacct), pids.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(PathBuf::as_path)
+                .collect(),
+            Dirs::V2 { dir } => vec![dir],
+        }
+    }
+
+    /// The child group `name` in each.
+    fn join(&self, name: &str) -> Dirs {
+        match self {
+            Dirs::V1 {
+                memory,
+                cpuacct,
+                pids,
+            } => Dirs::V1 {
+                memory: memory.join(name),
+                cpuacct: cpuacct.join(name),
+                pids: pids.as_ref().map(|pids| pids.join(name)),
+            },
+            Dirs::V2 { dir } => Dirs::V2 {
+                dir: dir.join(name),
+            },
+        }
+    }
 }
 
 /// A mounted cgroup hierarchy: its mount point, whether it is v2, and its
@@ -194,10 +227,12 @@ pub(crate) fn parent() -> io::Result<Parent> {
             "no cgroup hierarchy with the memory controller",
         ));
     };
-    let parent = Parent::V1 {
-        memory,
-        cpuacct,
-        pids: v1("pids"),
+    let parent = Parent {
+        dirs: Dirs::V1 {
+            memory,
+            cpuacct,
+            pids: v1("pids"),
+        },
     };
     // Writable? Making and removing a probe group tells.
     let probe = RunCgroup::create(&parent, 1 << 30, 16)?;
@@ -216,7 +251,7 @@ fn v2_parent(own: &Path) -> io::Result<Parent> {
         if enabled.split_whitespace().any(|c| c == "memory") {
             return Ok(());
         }
-        let leaf = own.join(format!("{PREFIX}{}-runner", std::process::id()));
+        let leaf = own.join(Owner::this_process().name(PREFIX, "runner"));
         (|| {
             make_dir(&leaf)?;
             write(&leaf.join("cgroup.procs"), &std::process::id().to_string())?;
@@ -226,8 +261,10 @@ fn v2_parent(own: &Path) -> io::Result<Parent> {
     });
     match moved {
         Ok(()) => {
-            let parent = Parent::V2 {
-                dir: own.to_owned(),
+            let parent = Parent {
+                dirs: Dirs::V2 {
+                    dir: own.to_owned(),
+                },
             };
             drop(RunCgroup::create(&parent, 1 << 30, 16)?);
             Ok(parent)
@@ -239,57 +276,22 @@ fn v2_parent(own: &Path) -> io::Result<Parent> {
 impl Parent {
     /// The interface.
     pub(crate) fn version(&self) -> CgroupVersion {
-        match self {
-            Parent::V1 { .. } => CgroupVersion::V1,
-            Parent::V2 { .. } => CgroupVersion::V2,
-        }
-    }
-
-    fn dirs(&self) -> Vec<&Path> {
-        match self {
-            Parent::V1 {
-                memory,
-                cpuacct,
-                pids,
-            } => [Some(memory), Some(cpuacct), pids.as_ref()]
-                .into_iter()
-                .flatten()
-                .map(PathBuf::as_path)
-                .collect(),
-            Parent::V2 { dir } => vec![dir],
+        match self.dirs {
+            Dirs::V1 { .. } => CgroupVersion::V1,
+            Dirs::V2 { .. } => CgroupVersion::V2,
         }
     }
 }
 
-/// Whether process `pid` is alive.
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// The process id in a name `rotation-game-PID-…`.
-pub(crate) fn owner_of(name: &str) -> Option<u32> {
-    name.strip_prefix(PREFIX)?.split('-').next()?.parse().ok()
-}
-
-/// Removes the groups that runners no longer alive left behind (a runner
-/// killed with `SIGKILL` cannot remove its own), killing what is in them.
+/// Removes the groups that runners now gone left behind (a runner killed
+/// with `SIGKILL` cannot remove its own; see [`Owner::is_gone`]), killing
+/// what is in them.
 pub(crate) fn sweep_stale(parent: &Parent) {
-    for dir in parent.dirs() {
-        let Ok(entries) = fs::read_dir(dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let stale = name
-                .to_str()
-                .and_then(owner_of)
-                .is_some_and(|pid| !alive(pid));
-            if stale {
-                let path = entry.path();
-                kill_listed(&path.join("cgroup.procs"));
-                // Best effort: a group still busy is tried again next time.
-                let _ = remove_dir_patiently(&path);
-            }
+    for dir in parent.dirs.all() {
+        for path in owner::left_by_gone_runners(dir, PREFIX) {
+            kill_listed(&path.join("cgroup.procs"));
+            // Best effort: a group still busy is tried again next time.
+            let _ = remove_dir_patiently(&path);
         }
     }
 }
@@ -306,61 +308,37 @@ impl RunCgroup {
         memory_bytes: u64,
         processes: u64,
     ) -> io::Result<RunCgroup> {
-        let name = format!(
-            "{PREFIX}{}-{}",
-            std::process::id(),
-            RUNS.fetch_add(1, Ordering::Relaxed)
-        );
+        let name = Owner::this_process().name(PREFIX, RUNS.fetch_add(1, Ordering::Relaxed));
         let bytes = memory_bytes.to_string();
         let processes = processes.to_string();
-        match parent {
-            Parent::V1 {
+        // From here on, dropping `group` removes what was made.
+        let group = RunCgroup {
+            dirs: parent.dirs.join(&name),
+        };
+        match &group.dirs {
+            Dirs::V1 {
                 memory,
                 cpuacct,
                 pids,
             } => {
-                let group = RunCgroup {
-                    dirs: Dirs::V1 {
-                        memory: memory.join(&name),
-                        cpuacct: cpuacct.join(&name),
-                        pids: pids.as_ref().map(|pids| pids.join(&name)),
-                    },
-                };
-                // From here on, dropping `group` removes what was made.
-                let Dirs::V1 {
-                    memory,
-                    cpuacct,
-                    pids,
-                } = &group.dirs
-                else {
-                    unreachable!("made as v1 just above")
-                };
                 make_dir(memory)?;
                 make_dir(cpuacct)?;
                 write(&memory.join("memory.limit_in_bytes"), &bytes)?;
-                // Absent when the kernel does no swap accounting: then no
-                // swap is in use for the group to be pushed into either.
+                // Absent when the kernel does no swap accounting; then
+                // `memory.swappiness = 0` below is what keeps the group's
+                // memory out of swap when it reaches its limit.
                 let memsw = memory.join("memory.memsw.limit_in_bytes");
                 if memsw.exists() {
                     write(&memsw, &bytes)?;
                 }
-                // Best effort: only a hint to reclaim.
+                // Best effort (the root group has no such file).
                 let _ = write(&memory.join("memory.swappiness"), "0");
                 if let Some(pids) = pids {
                     make_dir(pids)?;
                     write(&pids.join("pids.max"), &processes)?;
                 }
-                Ok(group)
             }
-            Parent::V2 { dir } => {
-                let group = RunCgroup {
-                    dirs: Dirs::V2 {
-                        dir: dir.join(&name),
-                    },
-                };
-                let Dirs::V2 { dir } = &group.dirs else {
-                    unreachable!("made as v2 just above")
-                };
+            Dirs::V2 { dir } => {
                 make_dir(dir)?;
                 write(&dir.join("memory.max"), &bytes)?;
                 // Absent without swap accounting, as in v1.
@@ -372,16 +350,17 @@ impl RunCgroup {
                 // processes; best effort (kernel 4.19 and later).
                 let _ = write(&dir.join("memory.oom.group"), "1");
                 write(&dir.join("pids.max"), &processes)?;
-                Ok(group)
             }
         }
+        Ok(group)
     }
 
     /// The `cgroup.procs` files a new process writes `0` ("myself") to, to
     /// join the run's group(s) before it execs, as C strings ready for a
     /// `pre_exec` hook, where nothing may allocate.
     pub(crate) fn join_files(&self) -> Vec<CString> {
-        self.dirs()
+        self.dirs
+            .all()
             .into_iter()
             .map(|dir| {
                 let file = dir.join("cgroup.procs");
@@ -389,21 +368,6 @@ impl RunCgroup {
                     .expect("cgroup paths hold no NUL byte")
             })
             .collect()
-    }
-
-    fn dirs(&self) -> Vec<&Path> {
-        match &self.dirs {
-            Dirs::V1 {
-                memory,
-                cpuacct,
-                pids,
-            } => [Some(memory), Some(cpuacct), pids.as_ref()]
-                .into_iter()
-                .flatten()
-                .map(PathBuf::as_path)
-                .collect(),
-            Dirs::V2 { dir } => vec![dir],
-        }
     }
 
     /// CPU time (user plus system) of every process that ran in the group.
@@ -507,7 +471,7 @@ impl Drop for RunCgroup {
     /// Kills what is left and removes the group(s).
     fn drop(&mut self) {
         self.kill_all();
-        for dir in self.dirs() {
+        for dir in self.dirs.all() {
             // Nothing to do about a failure here: the next runner's sweep
             // removes what is left.
             let _ = remove_dir_patiently(dir);
@@ -564,13 +528,5 @@ mod tests {
         assert_eq!(group.oom_kills().unwrap(), 1);
         assert_eq!(group.refused_forks(), 4);
         std::mem::forget(group);
-    }
-
-    #[test]
-    fn stale_groups_are_known_by_their_owners_process_id() {
-        assert_eq!(owner_of("rotation-game-1234-7"), Some(1234));
-        assert_eq!(owner_of("rotation-game-1234-runner"), Some(1234));
-        assert_eq!(owner_of("user.slice"), None);
-        assert!(alive(std::process::id()));
     }
 }

@@ -23,6 +23,16 @@
 //! an existing file or directory there (`python3 sol.py`). A script is
 //! given to the shell as it is: its relative paths are relative to the
 //! work directory.
+//!
+//! # Environment
+//!
+//! A program gets a judge's environment, not the caller's: only the
+//! variables of [`PASSED_ENVIRONMENT`] (the search path, home, user,
+//! locale and time zone), and `TMPDIR`, its work directory. Whatever else
+//! the caller has, such as the tokens and secrets of a CI job, stays out
+//! of its reach (DOMjudge's runguard passes little more than `PATH`). A
+//! program that needs a variable can be given it on its command line:
+//! `env NAME=VALUE ./a.out`.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -31,6 +41,22 @@ use std::path::{Path, PathBuf};
 
 /// The shell that runs scripts.
 pub const SHELL: &str = "/bin/sh";
+
+/// The caller's variables a program gets, besides the locale's `LC_*`.
+pub const PASSED_ENVIRONMENT: &[&str] =
+    &["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ"];
+
+/// The environment a program starts with (before `TMPDIR` is set): the
+/// caller's variables named in [`PASSED_ENVIRONMENT`] or starting with
+/// `LC_`.
+pub(crate) fn passed_environment() -> Vec<(OsString, OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| PASSED_ENVIRONMENT.contains(&name) || name.starts_with("LC_"))
+        })
+        .collect()
+}
 
 /// How a program is started.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,8 +28,8 @@
 //! line.
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::os::fd::FromRawFd;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Command;
 use std::time::Duration;
 
@@ -137,6 +137,13 @@ pub enum Ended {
     Exited(i32),
     /// This signal killed it.
     Signalled(i32),
+}
+
+/// Reads the init's report to the end (every writer is dead by now).
+pub(crate) fn read_report(read: OwnedFd) -> Option<Report> {
+    let mut text = String::new();
+    std::fs::File::from(read).read_to_string(&mut text).ok()?;
+    parse_report(&text)
 }
 
 /// A parsed report line.

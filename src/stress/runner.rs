@@ -23,7 +23,8 @@
 //!    memory limit, per process.
 //! 3. It execs bubblewrap, whose PID 1 is our [`init`], which
 //!    starts the program; or, without a sandbox, the program itself, in a
-//!    process group of its own.
+//!    process group of its own; either way with a judge's environment,
+//!    not the caller's (see [`command`](super::command)).
 //! 4. Every 10 ms at most (100 µs at first), the runner checks: the
 //!    program's end, its standard output against the output limit, the
 //!    group's CPU time against the time limit, the group's out-of-memory
@@ -46,34 +47,27 @@
 //! resident size of a single process of the run.
 
 use std::ffi::CString;
-use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::cgroup::{self, CgroupVersion, Parent, RunCgroup};
-use super::command::Program;
+use super::child_setup::{ChildSetup, pipe};
+use super::command::{Program, passed_environment};
 use super::init::{self, Ended, Report};
+use super::interrupt;
 use super::limits::Limits;
+use super::pipes::Pipes;
+use super::proc_meter::ProcMeter;
+use super::process_group::ProcessGroup;
 use super::sandbox::{Sandbox, SandboxError, SandboxMode};
 use super::work_dir::{self, WorkDir};
-use crate::untrusted::BUFFER_SIZE;
-
-/// How much of standard error a run keeps, in bytes.
-pub const STDERR_KEPT: usize = 4096;
-
-/// How long to wait for the output pipes to close once the run's processes
-/// are dead; only a process that escaped both the process group and a
-/// cgroup can hold them open longer.
-const PIPE_GRACE: Duration = Duration::from_secs(1);
 
 /// The longest pause between two checks of a running program: the most the
 /// CPU time can overshoot the limit by, per core.
@@ -216,7 +210,7 @@ pub struct Run {
     pub peak_memory_bytes: u64,
     /// Standard output: all of it, or the first output limit plus one bytes.
     pub stdout: Vec<u8>,
-    /// The first [`STDERR_KEPT`] bytes of standard error.
+    /// The first [`STDERR_KEPT`](super::STDERR_KEPT) bytes of standard error.
     pub stderr: Vec<u8>,
     /// How many times starting a process or thread failed at the process
     /// limit.
@@ -319,9 +313,13 @@ impl Runner {
     ///
     /// When the run cannot be set up (a cgroup or work directory that
     /// cannot be made, a program that cannot be started, a sandbox that
-    /// fails before the program starts), or the program cannot be waited
-    /// for.
+    /// fails before the program starts), the program cannot be waited
+    /// for, or a stopping signal ended the run or came before it (see
+    /// [`interrupt`]).
     pub fn run(&self, input: &[u8]) -> io::Result<Run> {
+        if let Some(signal) = interrupt::received() {
+            return Err(interrupt::stopped_error(signal));
+        }
         let limits = &self.limits;
         let cgroup = match &self.cgroup {
             Some(parent) => Some(RunCgroup::create(
@@ -339,25 +337,39 @@ impl Runner {
             Some(_) => Some(pipe()?),
             None => None,
         };
+        let filter = match &self.sandbox {
+            Some(sandbox) => sandbox.filter_descriptor()?,
+            None => None,
+        };
+        let filter_fd = filter.as_ref().map(AsRawFd::as_raw_fd);
         let mut command = match &self.sandbox {
             Some(sandbox) => {
                 let fd = status_pipe
                     .as_ref()
                     .map_or(-1, |(_, write)| write.as_raw_fd());
                 let mut command = Command::new(sandbox.bwrap());
-                command.args(sandbox.args(work.path(), limits.memory_bytes, fd, &self.program));
+                command.args(sandbox.args(
+                    work.path(),
+                    limits.memory_bytes,
+                    filter_fd,
+                    fd,
+                    &self.program,
+                ));
                 command
             }
             None => {
                 let argv = self.program.argv();
                 let mut command = Command::new(&argv[0]);
-                command
-                    .args(&argv[1..])
-                    .current_dir(work.path())
-                    .env("TMPDIR", work.path());
+                command.args(&argv[1..]).current_dir(work.path());
                 command
             }
         };
+        // A judge's environment (see the `command` module); the sandbox
+        // sets TMPDIR itself.
+        command.env_clear().envs(passed_environment());
+        if self.sandbox.is_none() {
+            command.env("TMPDIR", work.path());
+        }
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -372,7 +384,13 @@ impl Runner {
             cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
             address_space: cgroup.is_none().then_some(limits.memory_bytes),
             file_size: self.sandbox.is_none().then_some(limits.memory_bytes),
-            keep_open: status_pipe.as_ref().map(|(_, write)| write.as_raw_fd()),
+            keep_open: status_pipe
+                .as_ref()
+                .map(|(_, write)| write.as_raw_fd())
+                .into_iter()
+                .chain(filter_fd)
+                .collect(),
+            runner: std::process::id() as libc::pid_t,
         };
         // SAFETY: the hook only makes async-signal-safe system calls on
         // data prepared before the fork (see ChildSetup::apply).
@@ -383,7 +401,7 @@ impl Runner {
         let oom_kills_before = machine_oom_kills();
         let started = Instant::now();
         let child = command.spawn()?;
-        let mut group = Group::new(child);
+        let mut group = ProcessGroup::new(child);
         // Our copy of the write end must go, or the report never ends.
         let status_read = status_pipe.map(|(read, _)| read);
         let pipes = Pipes::start(&mut group.child, input, limits.output_bytes);
@@ -394,8 +412,13 @@ impl Runner {
         };
         let mut stopped = None;
         let mut pause = Duration::from_micros(100);
+        let mut interrupted = None;
         loop {
             if group.has_exited()? {
+                break;
+            }
+            interrupted = interrupt::received();
+            if interrupted.is_some() {
                 break;
             }
             let cpu = match &cgroup {
@@ -425,8 +448,12 @@ impl Runner {
             cgroup.kill_all();
         }
         let (status, usage) = group.end()?;
+        if let Some(signal) = interrupted {
+            // The cgroup and the work directory go as the guards drop.
+            return Err(interrupt::stopped_error(signal));
+        }
         let (stdout, stderr, flooded) = pipes.finish();
-        let report = status_read.map(read_report);
+        let report = status_read.map(init::read_report);
 
         // Without a cgroup: what was reaped. Sandboxed, that is what the
         // init reaped (what the runner reaps, bubblewrap and the init, is
@@ -548,24 +575,6 @@ fn machine_oom_kills() -> Option<u64> {
         .find_map(|line| line.strip_prefix("oom_kill ")?.trim().parse().ok())
 }
 
-/// A pipe, both ends close-on-exec: (read, write).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into `fds`.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just opened, and are owned here alone.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-/// Reads the init's report to the end (every writer is dead by now).
-fn read_report(read: OwnedFd) -> Option<Report> {
-    let mut text = String::new();
-    std::fs::File::from(read).read_to_string(&mut text).ok()?;
-    init::parse_report(&text)
-}
-
 /// How the runner's own child ended, as `wait4` saw it.
 fn ended_from(status: ExitStatus) -> Option<Ended> {
     match status.code() {
@@ -574,395 +583,10 @@ fn ended_from(status: ExitStatus) -> Option<Ended> {
     }
 }
 
-/// What the child does between fork and exec. Everything is prepared
-/// before the fork: after it, only async-signal-safe calls are allowed.
-struct ChildSetup {
-    /// `cgroup.procs` files to write `0` (this process) to.
-    join: Vec<CString>,
-    oom_score_adj: CString,
-    /// `RLIMIT_CPU`'s soft limit, in seconds (the hard one is a second
-    /// more): `SIGXCPU`, then `SIGKILL`, per process.
-    cpu_seconds: u64,
-    /// `RLIMIT_AS`, without a cgroup.
-    address_space: Option<u64>,
-    /// `RLIMIT_FSIZE`, without a sandbox (whose work directory is a tmpfs
-    /// of bounded size).
-    file_size: Option<u64>,
-    /// The one inherited descriptor beyond the standard streams that stays
-    /// open: the init's report pipe.
-    keep_open: Option<i32>,
-}
-
-impl ChildSetup {
-    /// Runs in the child after the fork.
-    fn apply(&self) -> io::Result<()> {
-        // SAFETY: open, write, close, setrlimit, syscall and fcntl are
-        // async-signal-safe, and every pointer passed is to data owned by
-        // `self`, prepared before the fork.
-        unsafe {
-            for file in &self.join {
-                let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                    return Err(io::Error::last_os_error());
-                }
-                libc::close(fd);
-            }
-            // Best effort: without it the run is only less likely to be the
-            // out-of-memory killer's first choice.
-            let fd = libc::open(
-                self.oom_score_adj.as_ptr(),
-                libc::O_WRONLY | libc::O_CLOEXEC,
-            );
-            if fd >= 0 {
-                libc::write(fd, b"1000".as_ptr().cast(), 4);
-                libc::close(fd);
-            }
-            let limit = |resource, soft: u64, hard: u64| {
-                let limit = libc::rlimit {
-                    rlim_cur: soft as libc::rlim_t,
-                    rlim_max: hard as libc::rlim_t,
-                };
-                if libc::setrlimit(resource, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(io::Error::last_os_error())
-                }
-            };
-            limit(libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 1)?;
-            limit(libc::RLIMIT_CORE, 0, 0)?;
-            if let Some(bytes) = self.address_space {
-                limit(libc::RLIMIT_AS, bytes, bytes)?;
-            }
-            if let Some(bytes) = self.file_size {
-                limit(libc::RLIMIT_FSIZE, bytes, bytes)?;
-            }
-            // Descriptors the runner inherited without close-on-exec must
-            // not reach the program (bubblewrap passes them on): mark them
-            // all (Linux 5.11 and later; older kernels leave them), then let
-            // the report pipe through.
-            libc::syscall(
-                libc::SYS_close_range,
-                3u32,
-                u32::MAX,
-                libc::CLOSE_RANGE_CLOEXEC,
-            );
-            if let Some(fd) = self.keep_open {
-                libc::fcntl(fd, libc::F_SETFD, 0);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The runner's child (bubblewrap, or the program), leading its own
-/// process group.
-///
-/// Invariant: once it is started, the group is killed and the child reaped
-/// on every path out of [`Runner::run`], errors included: [`end`](Self::end)
-/// does it on the normal path, and dropping the guard does it otherwise.
-struct Group {
-    child: std::process::Child,
-    /// The group's id: the child's process id.
-    id: libc::pid_t,
-    reaped: bool,
-}
-
-impl Group {
-    fn new(child: std::process::Child) -> Group {
-        let id = child.id() as libc::pid_t;
-        Group {
-            child,
-            id,
-            reaped: false,
-        }
-    }
-
-    /// Whether the child has exited, without reaping it (so that its
-    /// process id, the group's, cannot be reused before the group is
-    /// killed).
-    fn has_exited(&self) -> io::Result<bool> {
-        loop {
-            // SAFETY: waitid writes only to `info`.
-            let (result, info) = unsafe {
-                let mut info: libc::siginfo_t = std::mem::zeroed();
-                let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-                let result = libc::waitid(libc::P_PID, self.id as libc::id_t, &mut info, flags);
-                (result, info)
-            };
-            if result == 0 {
-                // SAFETY: waitid filled `info` (si_pid is 0 while alive).
-                return Ok(unsafe { info.si_pid() } != 0);
-            }
-            let error = io::Error::last_os_error();
-            if error.kind() != io::ErrorKind::Interrupted {
-                return Err(error);
-            }
-        }
-    }
-
-    /// Kills the group, then reaps the child (in this order, so that the
-    /// group's id cannot be reused in between): its status and usage.
-    fn end(mut self) -> io::Result<(ExitStatus, libc::rusage)> {
-        self.kill();
-        let reaped = wait4(self.id);
-        self.reaped = true;
-        reaped
-    }
-
-    /// `SIGKILL` to the group; should that fail, to the child at least, so
-    /// that waiting for it cannot hang.
-    fn kill(&mut self) {
-        // SAFETY: killpg has no memory-safety preconditions.
-        if unsafe { libc::killpg(self.id, libc::SIGKILL) } != 0
-            && io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
-        {
-            // Best effort: there is nothing more to try.
-            let _ = self.child.kill();
-        }
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        if !self.reaped {
-            self.kill();
-            // Nothing to report on this path: an error is on its way out.
-            let _ = wait4(self.id);
-        }
-    }
-}
-
-/// Waits for process `pid`: its status and resource usage.
-fn wait4(pid: libc::pid_t) -> io::Result<(ExitStatus, libc::rusage)> {
-    loop {
-        let mut status = 0;
-        // SAFETY: wait4 writes only to `status` and `usage`.
-        let (result, usage) = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            (libc::wait4(pid, &mut status, 0, &mut usage), usage)
-        };
-        if result == pid {
-            return Ok((ExitStatus::from_raw(status), usage));
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
-        }
-    }
-}
-
-/// A pipe's contents, filled by a reader thread.
-type Collected = Arc<Mutex<Vec<u8>>>;
-
-/// The child's three standard streams, served by threads.
-struct Pipes {
-    stdout: Collected,
-    stderr: Collected,
-    flood: Arc<AtomicBool>,
-    done: mpsc::Receiver<()>,
-}
-
-impl Pipes {
-    /// Feeds `input` and collects standard output (up to `output_limit`
-    /// plus one byte) and the start of standard error.
-    fn start(child: &mut std::process::Child, input: &[u8], output_limit: u64) -> Pipes {
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let input = input.to_vec();
-        // A program that does not read its input makes the write fail, or
-        // block until the run is killed; either way the thread ends.
-        thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-        let (sender, done) = mpsc::channel();
-        let flood = Arc::new(AtomicBool::new(false));
-        let (stdout, stderr) = (Collected::default(), Collected::default());
-        let pipe = child.stdout.take().expect("stdout is piped");
-        let (into, overflow, done_sender) = (stdout.clone(), flood.clone(), sender.clone());
-        // One byte past the limit is kept, so that a flood shows.
-        let keep = output_limit.saturating_add(1);
-        thread::spawn(move || collect(pipe, &into, keep, false, &overflow, &done_sender));
-        let pipe = child.stderr.take().expect("stderr is piped");
-        let into = stderr.clone();
-        thread::spawn(move || {
-            let unused = AtomicBool::new(false);
-            collect(pipe, &into, STDERR_KEPT as u64, true, &unused, &sender);
-        });
-        Pipes {
-            stdout,
-            stderr,
-            flood,
-            done,
-        }
-    }
-
-    fn flooded(&self) -> bool {
-        self.flood.load(Ordering::SeqCst)
-    }
-
-    /// Waits (a moment at most) for both output pipes to close, then gives
-    /// what they held and whether standard output flooded.
-    fn finish(self) -> (Vec<u8>, Vec<u8>, bool) {
-        let grace_end = Instant::now() + PIPE_GRACE;
-        for _ in 0..2 {
-            let left = grace_end.saturating_duration_since(Instant::now());
-            if self.done.recv_timeout(left).is_err() {
-                break;
-            }
-        }
-        let take = |collected: &Collected| {
-            collected
-                .lock()
-                .unwrap_or_else(|poison| poison.into_inner())
-                .clone()
-        };
-        (take(&self.stdout), take(&self.stderr), self.flooded())
-    }
-}
-
-/// Reads `pipe` into `into`, keeping at most `keep` bytes, and reads on to
-/// the end only when `drain` is set; sets `overflow` once more than `keep`
-/// bytes came. Tells `done` when it stops.
-fn collect<R: Read>(
-    mut pipe: R,
-    into: &Collected,
-    keep: u64,
-    drain: bool,
-    overflow: &AtomicBool,
-    done: &mpsc::Sender<()>,
-) {
-    let mut buffer = vec![0u8; BUFFER_SIZE];
-    let mut total = 0u64;
-    loop {
-        match pipe.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => {
-                let room = keep.saturating_sub(total).min(read as u64) as usize;
-                if room > 0 {
-                    let mut kept = into.lock().unwrap_or_else(|poison| poison.into_inner());
-                    kept.extend_from_slice(&buffer[..room]);
-                }
-                total += read as u64;
-                if total > keep {
-                    overflow.store(true, Ordering::SeqCst);
-                    if !drain {
-                        break;
-                    }
-                }
-            }
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        }
-    }
-    // The receiver may have stopped waiting; nothing to do then.
-    let _ = done.send(());
-}
-
-/// The CPU meter without a cgroup: polls `/proc` for the run's processes
-/// (those of the sandbox's PID namespace, or of the runner's child's
-/// process group) and sums their CPU time and their reaped children's.
-/// Every process that ended was reaped by one still counted (or by the
-/// init), so the sum covers them too, but for zombies not yet reaped. Its
-/// resolution is the clock tick (10 ms).
-enum ProcMeter {
-    /// Sandboxed, before bubblewrap has made the namespace.
-    Pending,
-    /// The processes of a PID namespace (the target of a `/proc/PID/ns/pid`
-    /// link), and the greatest sum seen.
-    Namespace(PathBuf, Duration),
-    /// The processes of a process group, and the greatest sum seen.
-    Group(libc::pid_t, Duration),
-}
-
-impl ProcMeter {
-    /// The CPU time the run's processes have used so far (never less than
-    /// an earlier reading: after the kill there is nothing left to read);
-    /// `bwrap` is bubblewrap's process id, for a pending meter.
-    fn poll(&mut self, bwrap: libc::pid_t) -> Duration {
-        if let ProcMeter::Pending = self
-            && let Some(namespace) = sandbox_namespace(bwrap)
-        {
-            *self = ProcMeter::Namespace(namespace, Duration::ZERO);
-        }
-        match self {
-            ProcMeter::Pending => Duration::ZERO,
-            ProcMeter::Namespace(namespace, seen) => {
-                let used = proc_cpu_time(|pid, _| {
-                    std::fs::read_link(format!("/proc/{pid}/ns/pid"))
-                        .is_ok_and(|link| link == *namespace)
-                });
-                *seen = (*seen).max(used);
-                *seen
-            }
-            ProcMeter::Group(group, seen) => {
-                let group = *group;
-                *seen = (*seen).max(proc_cpu_time(|_, process_group| process_group == group));
-                *seen
-            }
-        }
-    }
-
-    /// The last reading.
-    fn last(&self) -> Duration {
-        match self {
-            ProcMeter::Namespace(_, seen) | ProcMeter::Group(_, seen) => *seen,
-            ProcMeter::Pending => Duration::ZERO,
-        }
-    }
-}
-
-/// The PID namespace of bubblewrap's child (the init), once it exists.
-fn sandbox_namespace(bwrap: libc::pid_t) -> Option<PathBuf> {
-    let children = std::fs::read_to_string(format!("/proc/{bwrap}/task/{bwrap}/children")).ok()?;
-    let init: u32 = children.split_whitespace().next()?.parse().ok()?;
-    let namespace = std::fs::read_link(format!("/proc/{init}/ns/pid")).ok()?;
-    let own = std::fs::read_link("/proc/self/ns/pid").ok()?;
-    (namespace != own).then_some(namespace)
-}
-
-/// The summed user, system, and reaped children's user and system times
-/// (fields 14 to 17 of `/proc/PID/stat`) of the processes for which
-/// `counted(pid, process_group)` holds.
-fn proc_cpu_time(counted: impl Fn(u32, libc::pid_t) -> bool) -> Duration {
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Duration::ZERO;
-    };
-    let mut ticks = 0u64;
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) =
-            std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat"))
-        else {
-            continue;
-        };
-        // The fields after the ")" closing the command's name start at
-        // field 3 (the state).
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let field = |number: usize| -> u64 {
-            fields
-                .get(number - 3)
-                .and_then(|field| field.parse().ok())
-                .unwrap_or(0)
-        };
-        if counted(pid, field(5) as libc::pid_t) {
-            ticks += field(14) + field(15) + field(16) + field(17);
-        }
-    }
-    Duration::from_micros(ticks * 1_000_000 / ticks_per_second)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     /// A runner without a sandbox (unit tests have no init to run), for

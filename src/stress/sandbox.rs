@@ -13,6 +13,7 @@
 //!       --proc /proc  --tmpfs /run  --remount-ro /run
 //!       --tmpfs HIDDEN --remount-ro HIDDEN       each hidden folder
 //!       --ro-bind /dev/null HIDDEN               each hidden file
+//!       --seccomp FD                             no Unix-domain sockets
 //!       --size BYTES --tmpfs WORK --chdir WORK --setenv TMPDIR WORK
 //!       -- INIT … PROGRAM ARGS…
 //! ```
@@ -33,6 +34,9 @@
 //! - `--new-session`: no controlling terminal to push keystrokes into.
 //! - `--tmpfs /run`: host Unix sockets (docker, dbus) live there, and a
 //!   read-only bind does not stop `connect` on a socket file.
+//! - `--seccomp`: the same holds for socket files elsewhere, in `/tmp` or
+//!   `$HOME` (tmux's, an ssh agent's), which must stay visible: the filter
+//!   (`seccomp.rs`) refuses to make Unix-domain sockets.
 //! - `--unshare-user --disable-userns`: the program cannot make user
 //!   namespaces (a way back to capabilities); needs bubblewrap 0.8 or later,
 //!   and is left out on older ones (the mounts still hold: they are locked).
@@ -44,11 +48,16 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::io::{self, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::child_setup::pipe;
 use super::command::{Program, SHELL};
 use super::init::INIT_ARGUMENT;
+use super::seccomp;
 use super::work_dir::WorkDir;
 
 /// Whether runs are isolated.
@@ -96,6 +105,9 @@ pub(crate) struct Sandbox {
     sizes: bool,
     /// Whether it knows `--disable-userns` (0.8 and later).
     disables_user_namespaces: bool,
+    /// The seccomp filter (`seccomp.rs`), where there is one for this
+    /// architecture.
+    filter: Option<Vec<u8>>,
 }
 
 /// Why a sandbox cannot be had.
@@ -146,6 +158,7 @@ impl Sandbox {
             hidden,
             sizes: help.contains("--size"),
             disables_user_namespaces: help.contains("--disable-userns"),
+            filter: seccomp::filter(),
         };
         sandbox.check_visible(init)?;
         sandbox.trial()?;
@@ -172,22 +185,47 @@ impl Sandbox {
     /// Runs `sh -c :` in a sandbox made as every run's is (with a scratch
     /// work directory), to learn whether bubblewrap works here.
     fn trial(&self) -> Result<(), SandboxError> {
-        let work = WorkDir::create().map_err(|error| SandboxError::Unusable(error.to_string()))?;
-        let mut args = self.isolation_args(work.path(), 1 << 20);
+        let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
+        let work = WorkDir::create().map_err(unusable)?;
+        let filter = self.filter_descriptor().map_err(unusable)?;
+        let filter_fd = filter.as_ref().map(AsRawFd::as_raw_fd);
+        let mut args = self.isolation_args(work.path(), 1 << 20, filter_fd);
         args.extend(["--".into(), SHELL.into(), "-c".into(), ":".into()]);
-        let outcome = Command::new(&self.bwrap)
+        let mut command = Command::new(&self.bwrap);
+        command
             .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output();
-        match outcome {
+            .stderr(Stdio::piped());
+        if let Some(fd) = filter_fd {
+            // SAFETY: fcntl is async-signal-safe, on a descriptor of ours.
+            unsafe {
+                command.pre_exec(move || {
+                    libc::fcntl(fd, libc::F_SETFD, 0);
+                    Ok(())
+                });
+            }
+        }
+        match command.output() {
             Ok(output) if output.status.success() => Ok(()),
             Ok(output) => Err(SandboxError::Unusable(
                 String::from_utf8_lossy(&output.stderr).trim().to_owned(),
             )),
-            Err(error) => Err(SandboxError::Unusable(error.to_string())),
+            Err(error) => Err(unusable(error)),
         }
+    }
+
+    /// The read end of a pipe holding the seccomp filter, close-on-exec
+    /// (the child that execs bubblewrap clears the flag); `None` where
+    /// there is no filter.
+    pub(crate) fn filter_descriptor(&self) -> io::Result<Option<OwnedFd>> {
+        let Some(filter) = &self.filter else {
+            return Ok(None);
+        };
+        let (read, write) = pipe()?;
+        // A few hundred bytes: the pipe holds them all before anyone reads.
+        std::fs::File::from(write).write_all(filter)?;
+        Ok(Some(read))
     }
 
     /// The bubblewrap executable.
@@ -197,16 +235,18 @@ impl Sandbox {
 
     /// bwrap's arguments for one run: the sandbox around the existing,
     /// empty host directory `work` (a tmpfs of at most `work_bytes` goes
-    /// over it; the host directory stays empty), then the init process
-    /// reporting on `status_fd`, then the program.
+    /// over it; the host directory stays empty), with the seccomp filter
+    /// read from `filter_fd`, then the init process reporting on
+    /// `status_fd`, then the program.
     pub(crate) fn args(
         &self,
         work: &Path,
         work_bytes: u64,
+        filter_fd: Option<i32>,
         status_fd: i32,
         program: &Program,
     ) -> Vec<OsString> {
-        let mut args = self.isolation_args(work, work_bytes);
+        let mut args = self.isolation_args(work, work_bytes, filter_fd);
         args.push("--".into());
         args.push(self.init.clone().into());
         args.push(INIT_ARGUMENT.into());
@@ -216,7 +256,12 @@ impl Sandbox {
     }
 
     /// Everything but the command.
-    fn isolation_args(&self, work: &Path, work_bytes: u64) -> Vec<OsString> {
+    fn isolation_args(
+        &self,
+        work: &Path,
+        work_bytes: u64,
+        filter_fd: Option<i32>,
+    ) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut add = |items: &[&str]| args.extend(items.iter().map(OsString::from));
         if self.disables_user_namespaces {
@@ -266,6 +311,10 @@ impl Sandbox {
                 }
             }
         }
+        if let Some(fd) = filter_fd {
+            args.extend(["--seccomp".into(), fd.to_string().into()]);
+        }
+        // `--size` applies to the `--tmpfs` right after it.
         if self.sizes {
             args.extend(["--size".into(), work_bytes.to_string().into()]);
         }

@@ -6,8 +6,10 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The prefix of work directories' names, followed by the runner's process
-/// id and a counter.
+use super::owner::{self, Owner};
+
+/// The prefix of work directories' names, followed by their runner's
+/// [`Owner`] name and a counter.
 const PREFIX: &str = "rotation-game-run-";
 
 /// A fresh directory under the system's temporary directory, removed with
@@ -22,11 +24,7 @@ static DIRS: AtomicU64 = AtomicU64::new(0);
 impl WorkDir {
     /// Makes a new, empty work directory, readable by its owner only.
     pub(crate) fn create() -> io::Result<WorkDir> {
-        let name = format!(
-            "{PREFIX}{}-{}",
-            std::process::id(),
-            DIRS.fetch_add(1, Ordering::Relaxed)
-        );
+        let name = Owner::this_process().name(PREFIX, DIRS.fetch_add(1, Ordering::Relaxed));
         let path = std::env::temp_dir().join(name);
         fs::DirBuilder::new().mode(0o700).create(&path)?;
         Ok(WorkDir { path })
@@ -45,24 +43,12 @@ impl Drop for WorkDir {
     }
 }
 
-/// Removes the work directories that runners no longer alive left behind.
+/// Removes the work directories that runners now gone left behind (see
+/// [`Owner::is_gone`]).
 pub(crate) fn sweep_stale() {
-    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let owner = name.to_str().and_then(|name| {
-            name.strip_prefix(PREFIX)?
-                .split('-')
-                .next()?
-                .parse::<u32>()
-                .ok()
-        });
-        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
-            // Best effort, as in Drop.
-            let _ = fs::remove_dir_all(entry.path());
-        }
+    for path in owner::left_by_gone_runners(&std::env::temp_dir(), PREFIX) {
+        // Best effort, as in Drop.
+        let _ = fs::remove_dir_all(path);
     }
 }
 
@@ -78,5 +64,26 @@ mod tests {
         fs::write(path.join("scratch"), "x").unwrap();
         drop(work);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_killed_runners_work_dirs_are_swept_even_when_its_id_came_back() {
+        // A killed runner that had this process's id left its first work
+        // directories; this runner's own must neither collide with them nor
+        // keep them.
+        let earlier = crate::stress::owner::tests::earlier_runner_with_this_id();
+        let left: Vec<_> = (0..3)
+            .map(|number| std::env::temp_dir().join(earlier.name(PREFIX, number)))
+            .collect();
+        for dir in &left {
+            fs::create_dir(dir).unwrap();
+            fs::write(dir.join("scratch"), "left behind").unwrap();
+        }
+        let live = WorkDir::create().unwrap();
+        sweep_stale();
+        for dir in &left {
+            assert!(!dir.exists(), "{} is left", dir.display());
+        }
+        assert!(live.path().exists(), "a live runner's work dir is kept");
     }
 }

@@ -156,3 +156,43 @@ int main(void) {
 
 /// Exits by SIGSEGV.
 pub const SEGFAULT: &str = "int main(void) { return *(volatile int *) 0; }\n";
+
+/// Makes a Unix-domain socket every way a program can (`socket`, and on
+/// x86-64 the i386 `socket` and `socketcall` through `int 0x80`) and
+/// connects each to the socket file argv[1]; prints how many connected,
+/// and exits with that number.
+pub const UNIX_CONNECT: &str = r#"
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+static const char *path;
+static int connects(long fd) {
+    struct sockaddr_un address = {0};
+    address.sun_family = AF_UNIX;
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    return fd >= 0 && connect((int) fd, (struct sockaddr *) &address, sizeof address) == 0;
+}
+int main(int argc, char **argv) {
+    path = argv[1];
+    int connected = connects(socket(AF_UNIX, SOCK_STREAM, 0));
+#ifdef __x86_64__
+    long fd;
+    __asm__ volatile("int $0x80" : "=a"(fd) : "a"(359L), "b"((long) AF_UNIX), "c"((long) SOCK_STREAM), "d"(0L)
+                     : "memory", "r8", "r9", "r10", "r11");
+    connected += connects(fd);
+    /* socketcall takes its arguments in memory, which must lie below 4 GiB. */
+    unsigned int *args = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+    args[0] = AF_UNIX; args[1] = SOCK_STREAM; args[2] = 0;
+    __asm__ volatile("int $0x80" : "=a"(fd) : "a"(102L), "b"(1L), "c"((long) args)
+                     : "memory", "r8", "r9", "r10", "r11");
+    connected += connects(fd);
+#endif
+    printf("%d\n", connected);
+    return connected;
+}
+"#;

@@ -8,6 +8,7 @@ mod generate;
 mod input;
 #[cfg(unix)]
 mod junit;
+mod package;
 mod picture;
 mod progress;
 mod repeat;
@@ -47,6 +48,7 @@ enum Command {
     Show(show::ShowArgs),
     Verify(verify::VerifyArgs),
     Census(census::CensusArgs),
+    Package(package::PackageArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +66,6 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Census(args) => census::run(args),
+        Command::Package(args) => package::run(args),
     }
 }

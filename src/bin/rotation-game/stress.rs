@@ -207,6 +207,11 @@ pub fn run(args: StressArgs) -> ExitCode {
         strict_whitespace: args.strict,
         fail_fast: args.fail_fast,
     };
+    // Ctrl-C and the like end the runs cleanly, then the campaign.
+    if let Err(error) = stress::interrupt::stop_runs_on_signals() {
+        eprintln!("rotation-game: cannot handle signals: {error}");
+        return ExitCode::from(exit::OS_ERROR);
+    }
     let started = SystemTime::now();
     let bar = progress::bar(count, "cases");
     let outcome = stress::campaign(&generator, requested, &runner, &options, &|cases| {
@@ -216,6 +221,14 @@ pub fn run(args: StressArgs) -> ExitCode {
     let report = match outcome {
         Ok(report) => report,
         Err(error) => {
+            if let Some(signal) = stress::interrupt::received() {
+                eprintln!(
+                    "rotation-game: stopped by {}: every run was ended, and no report written",
+                    stress::signal_name(signal)
+                );
+                // The shell's convention for a command a signal ended.
+                return ExitCode::from(128 + signal as u8);
+            }
             eprintln!("rotation-game: cannot run {:?}: {error}", args.program);
             return ExitCode::from(exit::IO_ERROR);
         }

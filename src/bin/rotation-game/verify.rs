@@ -82,9 +82,6 @@ struct ReportJson<'a> {
 
 #[derive(Serialize)]
 struct DisagreementJson<'a> {
-    /// The board's case number in the campaign, from 1 (`index` is its
-    /// index in this shard, from 0).
-    case: u64,
     #[serde(flatten)]
     disagreement: &'a Disagreement,
     show: Vec<String>,
@@ -144,7 +141,6 @@ pub fn run(args: VerifyArgs) -> ExitCode {
                 .disagreements
                 .iter()
                 .map(|disagreement| DisagreementJson {
-                    case: generator.case_number(disagreement.index),
                     disagreement,
                     show: show_commands(disagreement),
                 })
@@ -203,7 +199,7 @@ fn write_disagreement(
     disagreement: &Disagreement,
     generator: &Generator,
 ) -> io::Result<()> {
-    let case = generator.case_number(disagreement.index);
+    let case = disagreement.case;
     match disagreement.seed {
         Some(seed) if generator.mode().uses_seed() => {
             writeln!(out, "disagreement on case {case} (seed {seed})")?

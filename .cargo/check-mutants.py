@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Checks the mutation-testing configuration without running any mutant.
+
+CI runs this instead of the campaign (`python3 .cargo/check-mutants.py`,
+a few seconds). It fails when:
+
+- `cargo mutants --list` cannot read .cargo/mutants.toml;
+- a glob of `examine_globs` names no file (a file was moved or renamed);
+- an `exclude_re` entry excludes no mutant any more (the code it excused
+  has changed), or has no comment above it giving the reason;
+- the groups of .cargo/mutants-groups.txt do not split `examine_globs`
+  exactly, or a mutant falls in no group or in two (as cargo-mutants itself
+  selects them, with each group's configuration);
+- a group selects no mutant, or names a test file that does not exist.
+"""
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CONFIG = ROOT / ".cargo" / "mutants.toml"
+GROUPS = ROOT / ".cargo" / "mutants-groups.txt"
+
+
+def mutants(*arguments):
+    """The mutant names `cargo mutants --list` prints with `arguments`."""
+    run = subprocess.run(
+        ["cargo", "mutants", "--list", "--json", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode != 0:
+        sys.exit(f"check-mutants: cargo mutants --list {' '.join(arguments)} failed:\n{run.stderr}")
+    return [mutant["name"] for mutant in json.loads(run.stdout)]
+
+
+def files(*arguments):
+    """The files `cargo mutants --list-files` prints with `arguments`."""
+    run = subprocess.run(
+        ["cargo", "mutants", "--list-files", "--json", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode != 0:
+        sys.exit(f"check-mutants: cargo mutants --list-files failed:\n{run.stderr}")
+    return [file["path"] for file in json.loads(run.stdout)]
+
+
+def groups():
+    """(name, globs, test arguments) for each line of the groups file."""
+    found = []
+    for line in GROUPS.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, globs, tests = (field.strip() for field in line.split("|", 2))
+            found.append((name, globs.split(), tests.split()))
+    return found
+
+
+def group_mutants(globs):
+    """The mutants cargo-mutants selects with a group's configuration."""
+    config = subprocess.run(
+        [sys.executable, str(ROOT / ".cargo" / "group-config.py"), *globs],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".toml") as file:
+        file.write(config)
+        file.flush()
+        return mutants("--config", file.name)
+
+
+def exclusion_reasons(text):
+    """Each `exclude_re` string with whether a comment line comes before it."""
+    reasons = []
+    inside = False
+    commented = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("exclude_re"):
+            inside = not stripped.endswith("]")
+            continue
+        if inside:
+            if stripped == "]":
+                inside = False
+            elif stripped.startswith("#"):
+                commented = True
+            elif stripped:
+                reasons.append((stripped.rstrip(","), commented))
+                commented = False
+    return reasons
+
+
+def main():
+    problems = []
+    config = tomllib.loads(CONFIG.read_text())
+    listed = mutants()
+    print(f"check-mutants: .cargo/mutants.toml parses; {len(listed)} mutants")
+
+    for glob in config.get("examine_globs", []):
+        if not files("--no-config", "--file", glob):
+            problems.append(f"examine_globs: {glob} names no file")
+
+    excluded = config.get("exclude_re", [])
+    if excluded:
+        with tempfile.NamedTemporaryFile("w", suffix=".toml") as unexcluded:
+            unexcluded.write(f"examine_globs = {json.dumps(config.get('examine_globs', []))}\n")
+            unexcluded.flush()
+            everything = mutants("--config", unexcluded.name)
+        for regex in excluded:
+            if not any(re.search(regex, name) for name in everything):
+                problems.append(f"exclude_re: {regex!r} excludes no mutant any more")
+        for entry, commented in exclusion_reasons(CONFIG.read_text()):
+            if not commented:
+                problems.append(f"exclude_re: {entry} has no comment giving its reason")
+
+    all_groups = groups()
+    grouped_globs = [glob for _, globs, _ in all_groups for glob in globs]
+    examined = config.get("examine_globs", [])
+    if sorted(grouped_globs) != sorted(examined):
+        problems.append(
+            f"the groups' globs {sorted(grouped_globs)} are not examine_globs {sorted(examined)}, each once"
+        )
+    seen = {}
+    for group, globs, tests in all_groups:
+        selected = group_mutants(globs)
+        print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}")
+        if not selected:
+            problems.append(f"group {group} selects no mutant")
+        for name in selected:
+            seen.setdefault(name, []).append(group)
+        for flag, value in zip(tests, tests[1:]):
+            if flag == "--test" and not (ROOT / "tests" / f"{value}.rs").is_file():
+                problems.append(f"group {group}: no tests/{value}.rs")
+    for name in listed:
+        owners = seen.get(name, [])
+        if len(owners) != 1:
+            problems.append(f"{name}: in {len(owners)} groups ({', '.join(owners) or 'none'})")
+
+    if problems:
+        print("check-mutants: FAILED:\n  " + "\n  ".join(problems))
+        sys.exit(1)
+    print("check-mutants: the configuration names existing files and tests, and every mutant has one group")
+
+
+if __name__ == "__main__":
+    main()

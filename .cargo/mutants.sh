@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Mutation testing, group by group: `just mutants [GROUP...]`.
+#
+# Each group of .cargo/mutants-groups.txt is tested over the files its globs
+# name, with only the tests named for it and the other settings of
+# .cargo/mutants.toml (`.cargo/group-config.py` writes that file with the
+# group's globs as examine_globs). A summary table follows: mutants, caught,
+# missed, unviable, timeouts and time per group; target/mutants/GROUP/
+# holds each shard's mutants.out/ (missed.txt lists the mutants no test
+# caught).
+#
+# How it stays fast: cargo-mutants would copy the tree and build every
+# dependency from scratch for each group. Instead this script keeps
+# MUTANTS_JOBS copies of the source under target/mutants/tree-N/, refreshed
+# from the working tree at each run but keeping their own target/ folders,
+# and runs `cargo mutants --in-place --shard N/JOBS` in each copy at once:
+# dependencies are built once per copy and kept between runs, and a mutant
+# costs an incremental build and its group's tests.
+#
+# Environment:
+#   MUTANTS_JOBS     copies working at once (default 2)
+#   MUTANTS_IN_DIFF  a diff file: only the mutants in the lines it touches
+#                    (`just mutants-diff BASE` makes it from git)
+# Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
+# bad arguments or without cargo-mutants.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "mutants: cargo-mutants is not installed (cargo install cargo-mutants --locked)" >&2
+    exit 2
+fi
+jobs="${MUTANTS_JOBS:-2}"
+
+# name|globs|test arguments, one group a line.
+groups="$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' .cargo/mutants-groups.txt |
+    sed -e 's/[[:space:]]*|[[:space:]]*/|/g' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+wanted=("$@")
+for name in "${wanted[@]}"; do
+    if ! cut -d'|' -f1 <<<"$groups" | grep -qx "$name"; then
+        echo "mutants: no group '$name'; the groups are: $(cut -d'|' -f1 <<<"$groups" | tr '\n' ' ')" >&2
+        exit 2
+    fi
+done
+in_diff=()
+if [ -n "${MUTANTS_IN_DIFF:-}" ]; then
+    in_diff=(--in-diff "$(cd "$(dirname "$MUTANTS_IN_DIFF")" && pwd)/$(basename "$MUTANTS_IN_DIFF")")
+fi
+
+# The copies: the working tree's files (tracked, and untracked but not
+# ignored), each copy keeping its own target/.
+trees=()
+for ((shard = 0; shard < jobs; shard++)); do
+    tree="$root/target/mutants/tree-$shard"
+    mkdir -p "$tree"
+    find "$tree" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
+    git ls-files --cached --others --exclude-standard -z | xargs -0 cp --parents -t "$tree"
+    trees+=("$tree")
+done
+
+summary="$(mktemp)"
+trap 'rm -f "$summary"' EXIT
+status=0
+while IFS='|' read -r name globs tests; do
+    if [ "${#wanted[@]}" -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
+        continue
+    fi
+    out="$root/target/mutants/$name"
+    rm -rf "$out"
+    mkdir -p "$out"
+    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo test $tests"
+    start=$(date +%s)
+    read -r -a test_args <<<"$tests"
+    # The test targets go to the build too (cargo-mutants builds with
+    # `cargo test --no-run` before testing), so that a mutant builds only
+    # the library and the group's tests.
+    cargo_args=()
+    for arg in "${test_args[@]}"; do
+        cargo_args+=("--cargo-arg=$arg")
+    done
+    read -r -a group_globs <<<"$globs"
+    python3 .cargo/group-config.py "${group_globs[@]}" >"$out/mutants.toml"
+    pids=()
+    for ((shard = 0; shard < jobs; shard++)); do
+        cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
+            --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
+            --colors never "${in_diff[@]}" "${cargo_args[@]}" >"$out/shard-$shard.log" 2>&1 &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || status=1
+    done
+    seconds=$(($(date +%s) - start))
+    python3 - "$out" "$name" "$seconds" "$jobs" >>"$summary" <<'PY'
+import json
+import pathlib
+import sys
+
+out, name, seconds, jobs = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+keys = ("total_mutants", "caught", "missed", "unviable", "timeout")
+counts = dict.fromkeys(keys, 0)
+for shard in range(jobs):
+    path = out / f"shard-{shard}" / "mutants.out" / "outcomes.json"
+    try:
+        outcomes = json.loads(path.read_text())
+    except OSError:
+        log = (out / f"shard-{shard}.log").read_text(errors="replace")
+        if "No mutants" in log:
+            # Nothing to test here (a diff that touches none of the group's code).
+            continue
+        print(f"| {name} | shard {shard} left no outcomes: see {out}/shard-{shard}.log | | | | | {seconds} s |")
+        sys.exit()
+    for key in keys:
+        counts[key] += outcomes.get(key, 0)
+print(f"| {name} | {counts['total_mutants']} | {counts['caught']} | {counts['missed']} "
+      f"| {counts['unviable']} | {counts['timeout']} | {seconds // 60} min {seconds % 60} s |")
+PY
+    tail -n 1 "$summary"
+    cat "$out"/shard-*/mutants.out/missed.txt "$out"/shard-*/mutants.out/timeout.txt 2>/dev/null |
+        sed 's/^/    not caught: /' || true
+done <<<"$groups"
+
+echo
+echo "| group | mutants | caught | missed | unviable | timeout | time |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+cat "$summary"
+echo "(not caught: target/mutants/GROUP/shard-N/mutants.out/missed.txt and timeout.txt)"
+exit "$status"

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# A fuzzing campaign: every target for SECONDS seconds, JOBS targets at a
+# time, each on one core, keeping its corpus:
+#
+#   just fuzz-campaign SECONDS [JOBS]     (or: bash fuzz/campaign.sh SECONDS [JOBS])
+#
+# For each target it runs
+#   cargo +nightly fuzz run TARGET fuzz/corpus/TARGET fuzz/seeds/TARGET --
+#       -max_total_time=SECONDS -print_final_stats=1 [-dict=fuzz/rotation.dict] ...
+# with the log in fuzz/logs/TARGET.log; a crash ends that target's run (its
+# input is in fuzz/artifacts/TARGET/) and the campaign goes on with the
+# others. fuzz/logs/campaign.txt records the settings, the machine, and its
+# 1-minute load average every 30 s, for the report. Then `just fuzz-report`
+# makes the table.
+#
+# Exit status: 0 when no target crashed, 1 when one did, 2 on bad arguments
+# or without nightly and cargo-fuzz.
+set -euo pipefail
+
+seconds="${1:-}"
+jobs="${2:-1}"
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: fuzz/campaign.sh SECONDS [JOBS]   (SECONDS per target, JOBS targets at a time)" >&2
+    exit 2
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+# shellcheck source=fuzz/targets.sh
+source fuzz/targets.sh
+
+if ! command -v rustup >/dev/null 2>&1 || ! rustup run nightly rustc --version >/dev/null 2>&1 ||
+    ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "campaign: needs a nightly toolchain and cargo-fuzz (rustup toolchain install nightly; cargo install cargo-fuzz --locked)" >&2
+    exit 2
+fi
+
+cargo +nightly fuzz build
+targets="$(cargo +nightly fuzz list)"
+mkdir -p fuzz/logs
+record=fuzz/logs/campaign.txt
+{
+    echo "started=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "seconds=$seconds"
+    echo "jobs=$jobs"
+    echo "targets=$(echo "$targets" | tr '\n' ' ')"
+    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+    echo "cores=$(nproc)"
+    echo "toolchain=$(rustup run nightly rustc --version)"
+} >"$record"
+
+# The machine's load, sampled while the campaign runs.
+load_samples="$(mktemp)"
+(
+    while true; do
+        cut -d' ' -f1 /proc/loadavg >>"$load_samples"
+        sleep 30
+    done
+) &
+sampler=$!
+trap 'kill "$sampler" 2>/dev/null || true; rm -f "$load_samples"' EXIT
+
+# fuzz_one TARGET: one target's run; prints one line saying how it ended.
+fuzz_one() {
+    local target="$1" dictionary=()
+    if uses_dictionary "$target"; then
+        dictionary=(-dict=fuzz/rotation.dict)
+    fi
+    mkdir -p "fuzz/corpus/$target"
+    if cargo +nightly fuzz run "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+        -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" \
+        "${dictionary[@]}" >"fuzz/logs/$target.log" 2>&1; then
+        echo "campaign: $target: $(grep -E '^stat::average_exec_per_sec' "fuzz/logs/$target.log" | tr -s ' ')"
+    else
+        echo "campaign: $target CRASHED: $(grep -h -o 'Test unit written to .*' "fuzz/logs/$target.log" | tail -n 1)"
+        return 1
+    fi
+}
+echo "campaign: $(echo "$targets" | wc -w) targets, ${seconds}s each, $jobs at a time; logs in fuzz/logs/"
+status=0
+running=0
+for target in $targets; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+    fuzz_one "$target" &
+    running=$((running + 1))
+done
+# The load sampler never ends: wait for the targets' runs only.
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
+done
+
+{
+    echo "finished=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "load_samples=$(tr '\n' ' ' <"$load_samples")"
+} >>"$record"
+if [ "$status" -ne 0 ]; then
+    echo "campaign: a target crashed; promote each crash once understood: just fuzz-promote TARGET FILE NAME"
+fi
+echo "campaign: done; the table: just fuzz-report"
+exit "$status"

@@ -1,0 +1,32 @@
+# shellcheck shell=bash
+# What the fuzz scripts share about the targets: sourced by fuzz/ci.sh,
+# fuzz/campaign.sh, fuzz/check-cflite-build.sh and .clusterfuzzlite/build.sh.
+# tests/fuzz_replay.rs checks it against rotation_game::fuzzing::TARGETS.
+
+# The targets that read binary board encodings: the text format's dictionary
+# fuzz/rotation.dict is no help to them.
+NO_DICTIONARY_TARGETS="board board_deep solve"
+
+# uses_dictionary TARGET: whether TARGET is fuzzed with fuzz/rotation.dict.
+uses_dictionary() {
+    case " $NO_DICTIONARY_TARGETS " in
+        *" $1 "*) return 1 ;;
+        *) return 0 ;;
+    esac
+}
+
+# The slow targets and the time one input may take before libFuzzer calls it
+# a timeout, in seconds: board_deep runs ida on boards of up to 13 moves
+# (0.4 s in a release build, several times that under AddressSanitizer on a
+# loaded machine), the others take milliseconds at most.
+SLOW_TARGETS="board_deep"
+SLOW_INPUT_TIMEOUT=120
+INPUT_TIMEOUT=10
+
+# input_timeout TARGET: libFuzzer's -timeout for TARGET.
+input_timeout() {
+    case " $SLOW_TARGETS " in
+        *" $1 "*) echo "$SLOW_INPUT_TIMEOUT" ;;
+        *) echo "$INPUT_TIMEOUT" ;;
+    esac
+}

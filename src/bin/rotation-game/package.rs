@@ -1,0 +1,242 @@
+//! `rotation-game package`: writes a contest-ready problem package.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use clap::{Args, ValueEnum};
+use indicatif::ProgressBar;
+use rotation_game::package::{
+    self, DEFAULT_MAX_CASES, Layout, Package, PackageOptions, Progress, Stage, TimeLimit,
+};
+
+use crate::exit;
+use crate::progress;
+
+/// Write a problem package for a contest: test data designed to fail wrong
+/// solutions, an input validator and an output validator (standalone C++),
+/// our own right, wrong and slow solutions, the statement and the limits,
+/// in the Kattis problem package format that problemtools' verifyproblem
+/// checks and DOMjudge imports (zipped). Deterministic: the same --seed
+/// gives the same bytes.
+///
+/// DIR must not exist, or be empty. Its name is the problem's short name,
+/// which Kattis wants in lowercase letters and digits (e.g. rotationgame).
+/// The coverage report (what each test file covers and which files catch
+/// each planted mistake) is written as data/README.md; --report prints it
+/// too, or alone when no DIR is given.
+///
+/// Exit status: 0 when the package is written, 2 on a bad command line, 73
+/// when DIR exists and is not empty, 74 when a file cannot be written.
+#[derive(Args)]
+#[command(verbatim_doc_comment)]
+pub struct PackageArgs {
+    /// The folder to write the package into.
+    dir: Option<PathBuf>,
+
+    /// Seed of every search. Without it a seed is drawn and printed to
+    /// standard error; the package records it.
+    #[arg(long)]
+    seed: Option<u64>,
+
+    /// kattis: problem.yaml, data/sample and data/secret, validators and
+    /// submissions. plain: numbered NN.in and NN.ans (the sample first) and
+    /// README.md.
+    #[arg(long, value_enum, default_value = "kattis")]
+    layout: LayoutArg,
+
+    /// The most cases a test file holds; the statement says so and the input
+    /// validator enforces it (at least 2, the sample's cases).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CASES)]
+    max_cases: usize,
+
+    /// The time limit per test file, in seconds, written to .timelimit and
+    /// problem.yaml. The default is what problemtools computed from the
+    /// accepted solutions on the development machine.
+    #[arg(long, value_name = "SECS", default_value_t = TimeLimit::DEFAULT.seconds(),
+          value_parser = clap::value_parser!(u32).range(1..))]
+    time_limit: u32,
+
+    /// Print the coverage report (Markdown) on standard output.
+    #[arg(long)]
+    report: bool,
+
+    /// Worker threads (0: one per core). The package does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    threads: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LayoutArg {
+    Kattis,
+    Plain,
+}
+
+/// sysexits' EX_CANTCREAT: the output folder cannot be used.
+const CANNOT_CREATE: u8 = 73;
+
+pub fn run(args: PackageArgs) -> ExitCode {
+    let layout = match args.layout {
+        LayoutArg::Kattis => Layout::Kattis,
+        LayoutArg::Plain => Layout::Plain,
+    };
+    if args.dir.is_none() && !args.report {
+        eprintln!("rotation-game: package needs DIR, or --report to print the report alone");
+        return ExitCode::from(exit::USAGE);
+    }
+    if let Some(dir) = &args.dir
+        && let Err((status, message)) = check_dir(dir, layout)
+    {
+        eprintln!("rotation-game: {message}");
+        return ExitCode::from(status);
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = draw_seed();
+        eprintln!("rotation-game: no --seed given, using --seed {seed}");
+        seed
+    });
+    let options = PackageOptions {
+        seed,
+        layout,
+        max_cases: args.max_cases,
+        time_limit: TimeLimit::new(args.time_limit).expect("clap refuses 0"),
+        threads: args.threads,
+    };
+    let bar = StageBar::default();
+    let built = package::build(&options, &|step| bar.show(step));
+    bar.finish();
+    let package = match built {
+        Ok(package) => package,
+        Err(error @ package::PackageError::TooFewCases(_)) => {
+            eprintln!("rotation-game: {error} (--max-cases)");
+            return ExitCode::from(exit::USAGE);
+        }
+        Err(error) => {
+            eprintln!("rotation-game: {error}");
+            return ExitCode::from(exit::OS_ERROR);
+        }
+    };
+    if let Some(dir) = &args.dir {
+        if let Err((path, error)) = write_package(dir, &package) {
+            eprintln!("rotation-game: cannot write {}: {error}", path.display());
+            return ExitCode::from(exit::IO_ERROR);
+        }
+        let cases: usize = package.test_files.iter().map(|f| f.boards.len()).sum();
+        eprintln!(
+            "rotation-game: wrote {} files to {} ({} test files, {cases} cases, seed {seed})",
+            package.files.len(),
+            dir.display(),
+            package.test_files.len(),
+        );
+    }
+    if args.report {
+        let mut out = io::stdout().lock();
+        let written = out
+            .write_all(package.report.to_markdown().as_bytes())
+            .and_then(|()| out.flush());
+        if let Err(error) = written {
+            return exit::write_failure(&error);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Checks that `dir` can take a package: absent or empty, and, for the
+/// Kattis layout, named as Kattis wants a short name.
+fn check_dir(dir: &Path, layout: Layout) -> Result<(), (u8, String)> {
+    if layout == Layout::Kattis {
+        let name = dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let valid = !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit());
+        if !valid {
+            return Err((
+                exit::USAGE,
+                format!(
+                    "the folder's name is the problem's short name, which Kattis wants in lowercase \
+                     letters and digits only, such as rotationgame; {} is not",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    let not_empty = fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
+    if not_empty {
+        return Err((
+            CANNOT_CREATE,
+            format!(
+                "{} exists and is not empty; remove it or choose another folder",
+                dir.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes every file of `package` under `dir`.
+fn write_package(dir: &Path, package: &Package) -> Result<(), (PathBuf, io::Error)> {
+    for file in &package.files {
+        let path = dir.join(&file.path);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|error| (parent.to_owned(), error))?;
+        }
+        fs::write(&path, &file.contents).map_err(|error| (path.clone(), error))?;
+    }
+    Ok(())
+}
+
+/// A seed from the operating system's randomness (through the standard
+/// library's randomly keyed hasher).
+fn draw_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one(std::process::id())
+}
+
+/// One progress bar per stage of the build, on a terminal.
+#[derive(Default)]
+struct StageBar {
+    current: Mutex<Option<(Stage, ProgressBar)>>,
+}
+
+impl StageBar {
+    fn show(&self, step: Progress) {
+        let mut current = self
+            .current
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if current
+            .as_ref()
+            .is_none_or(|(stage, _)| *stage != step.stage)
+        {
+            if let Some((_, bar)) = current.take() {
+                bar.finish();
+            }
+            let what = match step.stage {
+                Stage::Searching => "searches for tie-break and coverage boards",
+                Stage::Climbing => "classic searches climbing towards slow boards",
+                Stage::MeasuringClassic => "classic searches counting nodes",
+                Stage::Reporting => "coverage report",
+            };
+            *current = Some((step.stage, progress::bar(step.total, what)));
+        }
+        if let Some((_, bar)) = current.as_ref() {
+            bar.set_position(step.done);
+        }
+    }
+
+    fn finish(&self) {
+        let mut current = self
+            .current
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if let Some((_, bar)) = current.take() {
+            bar.finish_and_clear();
+        }
+    }
+}

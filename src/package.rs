@@ -1,0 +1,328 @@
+//! Contest-ready problem packages: the test data, the input and output
+//! validators, reference and wrong solutions, the statement and the limits,
+//! in the Kattis problem package format.
+//!
+//! # Overview
+//!
+//! [`build`] returns a [`Package`]: every file of the package as bytes, by
+//! path (the library writes nothing to disk; `rotation-game package DIR`
+//! does), the [test files](TestFile) with their boards, and the
+//! [coverage report](CoverageReport). Everything depends only on the
+//! [`PackageOptions`]: the same seed gives byte-identical packages, with any
+//! number of threads.
+//!
+//! In the [Kattis layout](Layout::Kattis) (the legacy version of the
+//! format, which problemtools' `verifyproblem` reads and DOMjudge imports as
+//! a zip):
+//!
+//! | path | holds |
+//! | --- | --- |
+//! | `problem.yaml` | the name, a UUID derived from the seed, the source and licence, `validation: custom`, the memory limit and problemtools' time factors; comments give the time limit |
+//! | `.timelimit` | the time limit in seconds, which DOMjudge reads |
+//! | `problem_statement/problem.en.tex` | the statement, with the board's picture; problemtools adds the sample |
+//! | `data/sample/`, `data/secret/` | the [test files](TestFile), `.in` and `.ans` |
+//! | `data/README.md` | the [coverage report](CoverageReport::to_markdown) |
+//! | `input_validators/`, `output_validators/` | standalone C++ programs ([`INPUT_VALIDATOR`], [`OUTPUT_VALIDATOR`]) |
+//! | `submissions/accepted/` etc. | [our own solutions](SUBMISSIONS), right, wrong and slow |
+//!
+//! The [plain layout](Layout::Plain) holds only the test files, numbered
+//! `01.in`, `01.ans`, … (the sample first), and the report as `README.md`.
+//!
+//! # The time limit
+//!
+//! problemtools sets a problem's time limit from its accepted submissions:
+//! the slowest one's CPU time on one test file, times
+//! [`TIME_MULTIPLIER`], rounded up to a whole second; a submission is too
+//! slow when it needs more than [`TIME_SAFETY_MARGIN`] times the limit. The
+//! slowest accepted submission here is the classic IDA*
+//! (`classic_ida.cpp`) on the maximum file. A package states its limit,
+//! [`PackageOptions::time_limit`], in `.timelimit` and in `problem.yaml`'s
+//! comments; [`TimeLimit::DEFAULT`] is what problemtools computed for the
+//! default package on the development machine.
+
+mod classic_effort;
+mod coverage;
+mod mistake;
+mod search;
+mod standalone;
+mod statement;
+mod test_set;
+
+use crate::judge::write_answer;
+use crate::parser::format_input;
+
+pub use coverage::{CoverageReport, FileCoverage};
+pub use mistake::{BEST_FIRST_MAX_LENGTH, LINE_PAIRS_ORDER, Mistake, MoveOrder, PairRule};
+pub use standalone::{
+    INPUT_VALIDATOR, Language, OUTPUT_VALIDATOR, Program, Role, SUBMISSIONS, input_validator_source,
+};
+pub use statement::{MEMORY_LIMIT_MIB, PROBLEM_NAME, TIME_MULTIPLIER, TIME_SAFETY_MARGIN};
+pub use test_set::{Group, TestFile};
+
+/// A time limit per test file, in whole seconds of CPU time (the unit of
+/// `.timelimit` and of problemtools' limits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TimeLimit(u32);
+
+impl TimeLimit {
+    /// The time limit problemtools 1.20260907 computed for the package of
+    /// seed 1 on the development machine (2-core AMD EPYC, shared with
+    /// other jobs): its slowest accepted submission, the classic IDA*, took
+    /// 13.2 and 13.6 s of CPU on the maximum file in two runs, and 5 times
+    /// the second, rounded up, is 69 s (`from_slowest(13.605)`). A public
+    /// classic solution takes 2.5 times as long there (34.6 s against
+    /// 13.9 s, side by side), so it passes with room to spare.
+    pub const DEFAULT: TimeLimit = TimeLimit(69);
+
+    /// The limit problemtools sets when the slowest accepted submission
+    /// needs `cpu_seconds` of CPU on one test file: that times
+    /// [`TIME_MULTIPLIER`], rounded up to a whole second, and at least 1 s.
+    pub fn from_slowest(cpu_seconds: f64) -> TimeLimit {
+        let seconds = (cpu_seconds * f64::from(TIME_MULTIPLIER)).ceil();
+        // `max` also turns a NaN into 1.
+        TimeLimit(seconds.max(1.0).min(f64::from(u32::MAX)) as u32)
+    }
+
+    /// A limit of `seconds`; `None` for 0.
+    pub const fn new(seconds: u32) -> Option<TimeLimit> {
+        if seconds == 0 {
+            None
+        } else {
+            Some(TimeLimit(seconds))
+        }
+    }
+
+    /// The limit in seconds.
+    pub const fn seconds(self) -> u32 {
+        self.0
+    }
+}
+
+/// How the package lays its files out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Layout {
+    /// The Kattis problem package format (legacy), for problemtools,
+    /// Kattis and DOMjudge.
+    Kattis,
+    /// Numbered test files `NN.in` and `NN.ans` and a `README.md`, for
+    /// judges that take plain files (Polygon, CMS, HackerRank).
+    Plain,
+}
+
+/// The most cases a test file holds unless told otherwise: the classic
+/// statement's limit.
+pub const DEFAULT_MAX_CASES: usize = 30;
+
+/// What a package is made from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackageOptions {
+    /// The seed every search draws from.
+    pub seed: u64,
+    /// The layout.
+    pub layout: Layout,
+    /// The most cases a test file may hold (the statement says so and the
+    /// input validator enforces it); at least 2, for the sample.
+    pub max_cases: usize,
+    /// The time limit the package states.
+    pub time_limit: TimeLimit,
+    /// Worker threads; 0 for one per core. The package does not depend on
+    /// it.
+    pub threads: usize,
+}
+
+impl PackageOptions {
+    /// The defaults, with seed `seed`.
+    pub fn with_seed(seed: u64) -> PackageOptions {
+        PackageOptions {
+            seed,
+            layout: Layout::Kattis,
+            max_cases: DEFAULT_MAX_CASES,
+            time_limit: TimeLimit::DEFAULT,
+            threads: 0,
+        }
+    }
+}
+
+/// A step of [`build`], for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Searching for the boards of the tie-break, letter, pair, length and
+    /// digit files.
+    Searching,
+    /// Hill climbs for the boards the classic IDA* finds slowest, counted
+    /// in classic searches.
+    Climbing,
+    /// Counting the classic IDA*'s nodes on every board, counted in
+    /// searches.
+    MeasuringClassic,
+    /// Working out the coverage report.
+    Reporting,
+}
+
+/// How far [`build`] is: `done` of `total` units of its current stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The stage.
+    pub stage: Stage,
+    /// Units done.
+    pub done: u64,
+    /// Units in the stage.
+    pub total: u64,
+}
+
+/// One file of a package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageFile {
+    /// The path inside the package, with `/` between folders.
+    pub path: String,
+    /// The contents.
+    pub contents: Vec<u8>,
+}
+
+/// A problem package, in memory.
+#[derive(Clone, Debug)]
+pub struct Package {
+    /// Every file, in the order they were made.
+    pub files: Vec<PackageFile>,
+    /// The test files, the sample first, with their boards.
+    pub test_files: Vec<TestFile>,
+    /// What the test files cover.
+    pub report: CoverageReport,
+}
+
+/// Why a package cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    /// A case limit below the sample's two cases.
+    #[error("a test file must be allowed at least 2 cases (the sample has 2), not {0}")]
+    TooFewCases(usize),
+    /// The worker threads could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// Makes the package `options` describe, reporting progress to `progress`
+/// (from several threads).
+///
+/// It takes a few tens of seconds of CPU, most of it counting the classic
+/// IDA*'s nodes on the boards of 13 moves and climbing towards the boards
+/// it finds slowest.
+///
+/// # Errors
+///
+/// [`PackageError`] for a case limit below 2 or threads that cannot start.
+pub fn build(
+    options: &PackageOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Package, PackageError> {
+    if options.max_cases < 2 {
+        return Err(PackageError::TooFewCases(options.max_cases));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()?;
+    Ok(pool.install(|| build_here(options, progress)))
+}
+
+/// [`build`], on the current rayon pool.
+fn build_here(options: &PackageOptions, progress: &(dyn Fn(Progress) + Sync)) -> Package {
+    let draws = search::Draws::new(options.seed);
+    let (test_files, classic_nodes) = test_set::design(&draws, options.max_cases, progress);
+    progress(Progress {
+        stage: Stage::Reporting,
+        done: 0,
+        total: 1,
+    });
+    let plain_number = |file: &TestFile| {
+        let index = test_files
+            .iter()
+            .position(|f| f.name == file.name && f.group == file.group)
+            .expect("a file of the set");
+        let width = test_files.len().to_string().len().max(2);
+        format!("{:0width$}", index + 1)
+    };
+    let path_of = |file: &TestFile| match (options.layout, file.group) {
+        (Layout::Plain, _) => plain_number(file),
+        (Layout::Kattis, Group::Sample) => format!("data/sample/{}", file.name),
+        (Layout::Kattis, Group::Secret) => format!("data/secret/{}", file.name),
+    };
+    let report = CoverageReport::new(
+        &test_files,
+        path_of,
+        &classic_nodes,
+        options.seed,
+        options.max_cases,
+        options.time_limit,
+    );
+    progress(Progress {
+        stage: Stage::Reporting,
+        done: 1,
+        total: 1,
+    });
+
+    let mut files = Vec::new();
+    let mut add = |path: String, contents: Vec<u8>| files.push(PackageFile { path, contents });
+    if options.layout == Layout::Kattis {
+        let uuid = statement::uuid(&draws);
+        add(
+            "problem.yaml".to_owned(),
+            statement::problem_yaml(&uuid, options.seed, options.max_cases, options.time_limit)
+                .into_bytes(),
+        );
+        add(
+            ".timelimit".to_owned(),
+            format!("{}\n", options.time_limit.seconds()).into_bytes(),
+        );
+        add(
+            "problem_statement/problem.en.tex".to_owned(),
+            statement::problem_tex(options.max_cases).into_bytes(),
+        );
+        add(
+            INPUT_VALIDATOR.path(),
+            standalone::input_validator_source(options.max_cases).into_bytes(),
+        );
+        add(
+            OUTPUT_VALIDATOR.path(),
+            OUTPUT_VALIDATOR.source.as_bytes().to_vec(),
+        );
+        for program in &SUBMISSIONS {
+            add(program.path(), program.source.as_bytes().to_vec());
+        }
+    }
+    for (file, coverage) in test_files.iter().zip(&report.files) {
+        add(
+            format!("{}.in", coverage.path),
+            format_input(&file.boards).into_bytes(),
+        );
+        let mut answers = Vec::new();
+        for board in &file.boards {
+            write_answer(&mut answers, &search::answer(board));
+        }
+        add(format!("{}.ans", coverage.path), answers);
+    }
+    let readme = match options.layout {
+        Layout::Kattis => "data/README.md",
+        Layout::Plain => "README.md",
+    };
+    add(readme.to_owned(), report.to_markdown().into_bytes());
+    Package {
+        files,
+        test_files,
+        report,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_limit_is_problemtools_rounding_of_five_times_the_slowest() {
+        assert_eq!(TimeLimit::from_slowest(13.605), TimeLimit::DEFAULT);
+        assert_eq!(TimeLimit::from_slowest(1.01).seconds(), 6);
+        assert_eq!(TimeLimit::from_slowest(1.0).seconds(), 5);
+        for tiny in [0.0, 0.05, -1.0, f64::NAN] {
+            assert_eq!(TimeLimit::from_slowest(tiny).seconds(), 1, "{tiny}");
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! The coverage report: what each test file covers, and which files catch
+//! each mistake, like testlib's validator overview.
+//!
+//! # Overview
+//!
+//! [`CoverageReport::new`] computes, for each [`TestFile`], the optimal
+//! lengths, the centre digits and the first letters of its answers, its
+//! tie-break boards (those with two or more shortest sequences), the
+//! classic IDA*'s nodes, and the mistakes whose models it exposes.
+//! [`CoverageReport::to_markdown`] renders it as the package's
+//! `data/README.md`, which `rotation-game package --report` prints too.
+
+use std::fmt::Write;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::board::Board;
+use crate::generator::hardest_boards;
+use crate::moves::Move;
+use crate::package::TimeLimit;
+use crate::package::mistake::{self, BEST_FIRST_MAX_LENGTH, Mistake};
+use crate::package::search::answer;
+use crate::package::standalone::{Program, Role, SUBMISSIONS};
+use crate::package::test_set::{Group, TestFile};
+use crate::pattern_database::optimal_length;
+
+/// What one test file covers.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FileCoverage {
+    /// The file's path in the package, without extension
+    /// (`data/secret/03-tie-break-move-order`, or `04` in the plain layout).
+    pub path: String,
+    /// Its name, as the tables show it (`03-tie-break-move-order`).
+    pub name: String,
+    /// What it tests.
+    pub purpose: String,
+    /// How many cases it holds.
+    pub cases: usize,
+    /// The optimal lengths of its boards, in increasing order, once each.
+    pub lengths: Vec<u8>,
+    /// The digits its answers leave in the centre, in increasing order.
+    pub digits: Vec<u8>,
+    /// The first letters of its answers, in increasing order (none for a
+    /// board already solved).
+    pub first_letters: Vec<char>,
+    /// Boards already solved.
+    pub solved_boards: usize,
+    /// Boards with two or more shortest sequences: those whose answer
+    /// depends on the tie-break.
+    pub tie_break_boards: usize,
+    /// The most shortest sequences any of its boards has.
+    pub most_shortest_sequences: u64,
+    /// Boards of 13 moves, the most any board needs.
+    pub hardest_boards: usize,
+    /// The nodes the classic IDA* (`ida`) generates on all its boards.
+    pub classic_nodes: u64,
+    /// The most it generates on one board.
+    pub classic_nodes_most: u64,
+    /// Of the 40,319 fixed move orders other than A..H, how many answer
+    /// some board of the file wrongly.
+    pub move_orders_failing: u64,
+    /// Of the 48 pairs of consecutive moves an answer can hold, how many
+    /// its answers hold.
+    pub move_pairs: usize,
+    /// The modelled mistakes (those of the planted wrong solutions) that
+    /// answer some board of the file wrongly.
+    pub mistakes: Vec<Mistake>,
+}
+
+/// The coverage of a whole test set.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CoverageReport {
+    /// The seed the package was generated from.
+    pub seed: u64,
+    /// The most cases a file may hold.
+    pub max_cases: usize,
+    /// The time limit per test file.
+    pub time_limit: TimeLimit,
+    /// One row per test file, the sample first.
+    pub files: Vec<FileCoverage>,
+    /// The (length, digit) pairs, lengths 1 to 13, that no answer has.
+    pub missing_length_digits: Vec<(u8, u8)>,
+    /// The letters no answer starts with.
+    pub missing_first_letters: Vec<char>,
+    /// How many of the 192 boards of 13 moves the files hold.
+    pub hardest_boards: usize,
+    /// Of the 40,319 fixed move orders other than A..H, how many answer
+    /// some board wrongly.
+    pub move_orders_failing: u64,
+    /// Of the 48 pairs of consecutive moves an answer can hold, how many
+    /// the answers hold.
+    pub move_pairs: usize,
+}
+
+/// What the report needs to know of one board.
+struct BoardFacts {
+    length: u8,
+    digit: u8,
+    first_letter: Option<char>,
+    shortest_sequences: u64,
+    tie_break_pairs: Vec<(Move, Move)>,
+    pairs: Vec<usize>,
+    mistakes: Vec<Mistake>,
+}
+
+/// The mistakes of the planted wrong solutions, in the order of
+/// [`SUBMISSIONS`].
+pub(crate) fn planted_mistakes() -> Vec<(&'static Program, Mistake)> {
+    SUBMISSIONS
+        .iter()
+        .filter_map(|program| program.mistake.map(|mistake| (program, mistake)))
+        .collect()
+}
+
+fn facts(board: &Board) -> BoardFacts {
+    let right = answer(board);
+    BoardFacts {
+        length: right.moves.len() as u8,
+        digit: right.centre.value(),
+        first_letter: right.moves.as_slice().first().map(|m| m.letter()),
+        shortest_sequences: shortest_sequences(board),
+        tie_break_pairs: mistake::tie_break_pairs(board),
+        pairs: mistake::consecutive_pairs(&right.moves).collect(),
+        mistakes: planted_mistakes()
+            .into_iter()
+            .map(|(_, mistake)| mistake)
+            .filter(|mistake| mistake.fails(board, &right) == Some(true))
+            .collect(),
+    }
+}
+
+/// How many shortest sequences solve `board`.
+pub(crate) fn shortest_sequences(board: &Board) -> u64 {
+    fn count(board: Board, memo: &mut FxHashMap<Board, u64>) -> u64 {
+        let remaining = optimal_length(&board).moves();
+        if remaining == 0 {
+            return 1;
+        }
+        if let Some(&known) = memo.get(&board) {
+            return known;
+        }
+        let total = Move::ALL
+            .into_iter()
+            .map(|m| board.apply(m))
+            .filter(|child| optimal_length(child).moves() + 1 == remaining)
+            .fold(0u64, |total, child| {
+                total.saturating_add(count(child, memo))
+            });
+        memo.insert(board, total);
+        total
+    }
+    count(*board, &mut FxHashMap::default())
+}
+
+/// Sorted, without repeats.
+fn distinct<T: Ord>(mut items: Vec<T>) -> Vec<T> {
+    items.sort_unstable();
+    items.dedup();
+    items
+}
+
+impl CoverageReport {
+    /// The coverage of `files`, whose paths in the package `path_of` gives,
+    /// with the classic IDA*'s node counts `classic_nodes` (every board of
+    /// the files must be in it). Runs on the current rayon pool.
+    pub(crate) fn new(
+        files: &[TestFile],
+        path_of: impl Fn(&TestFile) -> String,
+        classic_nodes: &FxHashMap<Board, u64>,
+        seed: u64,
+        max_cases: usize,
+        time_limit: TimeLimit,
+    ) -> CoverageReport {
+        let every_board: Vec<Board> =
+            distinct(files.iter().flat_map(|file| file.boards.clone()).collect());
+        let facts: FxHashMap<Board, BoardFacts> = every_board
+            .par_iter()
+            .map(|board| (*board, facts(board)))
+            .collect();
+        let rows: Vec<FileCoverage> = files
+            .iter()
+            .map(|file| file_coverage(file, path_of(file), &facts, classic_nodes))
+            .collect();
+
+        let mut missing_length_digits = Vec::new();
+        for length in 1..=13 {
+            for digit in 1..=3 {
+                let seen = facts
+                    .values()
+                    .any(|f| f.length == length && f.digit == digit);
+                if !seen {
+                    missing_length_digits.push((length, digit));
+                }
+            }
+        }
+        let missing_first_letters = Move::ALL
+            .iter()
+            .map(|m| m.letter())
+            .filter(|&letter| !facts.values().any(|f| f.first_letter == Some(letter)))
+            .collect();
+        let hardest = hardest_boards();
+        let all_pairs: Vec<(Move, Move)> = facts
+            .values()
+            .flat_map(|f| f.tie_break_pairs.iter().copied())
+            .collect();
+        CoverageReport {
+            seed,
+            max_cases,
+            time_limit,
+            missing_length_digits,
+            missing_first_letters,
+            hardest_boards: hardest.iter().filter(|b| facts.contains_key(b)).count(),
+            move_orders_failing: mistake::orders_failing(&all_pairs),
+            move_pairs: distinct(facts.values().flat_map(|f| f.pairs.clone()).collect()).len(),
+            files: rows,
+        }
+    }
+
+    /// The report as Markdown: the package's `data/README.md`.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        self.write_markdown(&mut out)
+            .expect("writing to a String cannot fail");
+        out
+    }
+
+    fn write_markdown(&self, out: &mut String) -> std::fmt::Result {
+        writeln!(out, "# The Rotation Game: the test data\n")?;
+        writeln!(
+            out,
+            "Generated by rotation-game {} from seed {}: at most {} cases per file, \
+             time limit {} s per file. Every answer is what `rotation-game solve` prints, \
+             and every file passes the input validator.\n",
+            env!("CARGO_PKG_VERSION"),
+            self.seed,
+            self.max_cases,
+            self.time_limit.seconds(),
+        )?;
+        writeln!(out, "## Files\n")?;
+        writeln!(
+            out,
+            "Lengths are the boards' optimal lengths; digits and first letters are those of \
+             the answers; tie-break boards have two or more shortest sequences (the most any \
+             has in brackets); classic nodes are those the classic IDA* (the `ida` solver of \
+             rotation-game) generates on the whole file, the most on one board in brackets.\n"
+        )?;
+        writeln!(
+            out,
+            "| file | cases | lengths | digits | first letters | tie-break boards | classic nodes | what it tests |"
+        )?;
+        writeln!(out, "| --- | ---: | --- | --- | --- | ---: | ---: | --- |")?;
+        for file in &self.files {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} ({}) | {} ({}) | {} |",
+                file.name,
+                file.cases,
+                ranges(&file.lengths),
+                join(&file.digits),
+                if file.first_letters.is_empty() {
+                    "-".to_owned()
+                } else {
+                    file.first_letters.iter().collect()
+                },
+                file.tie_break_boards,
+                thousands(file.most_shortest_sequences),
+                thousands(file.classic_nodes),
+                thousands(file.classic_nodes_most),
+                file.purpose,
+            )?;
+        }
+
+        writeln!(out, "\n## Coverage\n")?;
+        let missing = |items: Vec<String>| {
+            if items.is_empty() {
+                "all".to_owned()
+            } else {
+                format!("missing {}", items.join(", "))
+            }
+        };
+        writeln!(
+            out,
+            "- Every optimal length from 1 to 13 with each centre digit: {}.",
+            missing(
+                self.missing_length_digits
+                    .iter()
+                    .map(|(length, digit)| format!("{length} moves with {digit}"))
+                    .collect()
+            )
+        )?;
+        writeln!(
+            out,
+            "- Answers starting with each letter A to H: {}.",
+            missing(
+                self.missing_first_letters
+                    .iter()
+                    .map(char::to_string)
+                    .collect()
+            )
+        )?;
+        writeln!(
+            out,
+            "- Boards of 13 moves, the most any board needs: {} of the 192.",
+            self.hardest_boards
+        )?;
+        writeln!(
+            out,
+            "- Fixed move orders other than A to H that answer some board wrongly: {} of {}.",
+            thousands(self.move_orders_failing),
+            thousands(mistake::FIXED_ORDERS - 1)
+        )?;
+        writeln!(
+            out,
+            "- Pairs of consecutive moves in the answers: {} of the 48 an answer can hold \
+             (the other 16 undo each other, or are commuting moves in decreasing order).",
+            self.move_pairs
+        )?;
+
+        writeln!(out, "\n## Mistakes the files catch\n")?;
+        writeln!(
+            out,
+            "Which files a solution with each mistake answers wrongly, by a model of the \
+             mistake run on every board (the best-first search on boards of up to {} moves). \
+             Each planted wrong solution makes one of these mistakes and no other; a judge \
+             stops it at the first of these files.\n",
+            BEST_FIRST_MAX_LENGTH
+        )?;
+        writeln!(out, "| mistake | planted solution | files that catch it |")?;
+        writeln!(out, "| --- | --- | --- |")?;
+        for (program, mistake) in planted_mistakes() {
+            let catching: Vec<&str> = self
+                .files
+                .iter()
+                .filter(|file| file.mistakes.contains(&mistake))
+                .map(|file| short_name(&file.name))
+                .collect();
+            writeln!(
+                out,
+                "| {} | `{}` | {} |",
+                mistake.describe(),
+                program.path(),
+                if catching.is_empty() {
+                    "none".to_owned()
+                } else {
+                    catching.join(", ")
+                }
+            )?;
+        }
+        let every_order: Vec<&str> = self
+            .files
+            .iter()
+            .filter(|file| file.move_orders_failing == mistake::FIXED_ORDERS - 1)
+            .map(|file| short_name(&file.name))
+            .collect();
+        writeln!(
+            out,
+            "| any fixed move order other than A to H | | every order: {} |",
+            if every_order.is_empty() {
+                "no single file".to_owned()
+            } else {
+                every_order.join(", ")
+            }
+        )?;
+        let every_pair: Vec<&str> = self
+            .files
+            .iter()
+            .filter(|file| file.move_pairs == 48)
+            .map(|file| short_name(&file.name))
+            .collect();
+        writeln!(
+            out,
+            "| never playing some move right after another | | every such pair: {} |",
+            if every_pair.is_empty() {
+                "no single file".to_owned()
+            } else {
+                every_pair.join(", ")
+            }
+        )?;
+        let slow = SUBMISSIONS
+            .iter()
+            .filter(|program| program.role == Role::TimeLimitExceeded)
+            .map(|program| format!("`{}`", program.path()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self
+            .files
+            .iter()
+            .find(|file| file.lengths.last() > Some(&9))
+        {
+            Some(first_long) => writeln!(
+                out,
+                "\nThe slow solutions ({slow}) are right on every file, but need far more \
+                 time on long boards: the first file holding a board of more than 9 moves is {}.",
+                first_long.name
+            ),
+            None => writeln!(out, "\nNo file holds a board of more than 9 moves."),
+        }
+    }
+}
+
+/// The coverage of one file.
+fn file_coverage(
+    file: &TestFile,
+    path: String,
+    facts: &FxHashMap<Board, BoardFacts>,
+    classic_nodes: &FxHashMap<Board, u64>,
+) -> FileCoverage {
+    let of: Vec<&BoardFacts> = file.boards.iter().map(|board| &facts[board]).collect();
+    let nodes: Vec<u64> = file
+        .boards
+        .iter()
+        .map(|board| classic_nodes[board])
+        .collect();
+    let pairs: Vec<(Move, Move)> = of
+        .iter()
+        .flat_map(|f| f.tie_break_pairs.iter().copied())
+        .collect();
+    let name = match file.group {
+        Group::Sample => format!("sample/{}", file.name),
+        Group::Secret => file.name.clone(),
+    };
+    FileCoverage {
+        path,
+        name,
+        purpose: file.purpose.clone(),
+        cases: file.boards.len(),
+        lengths: distinct(of.iter().map(|f| f.length).collect()),
+        digits: distinct(of.iter().map(|f| f.digit).collect()),
+        first_letters: distinct(of.iter().filter_map(|f| f.first_letter).collect()),
+        solved_boards: of.iter().filter(|f| f.length == 0).count(),
+        tie_break_boards: of.iter().filter(|f| f.shortest_sequences > 1).count(),
+        most_shortest_sequences: of.iter().map(|f| f.shortest_sequences).max().unwrap_or(0),
+        hardest_boards: of.iter().filter(|f| f.length == 13).count(),
+        classic_nodes: nodes.iter().sum(),
+        classic_nodes_most: nodes.iter().copied().max().unwrap_or(0),
+        move_orders_failing: mistake::orders_failing(&pairs),
+        move_pairs: distinct(of.iter().flat_map(|f| f.pairs.clone()).collect()).len(),
+        mistakes: planted_mistakes()
+            .into_iter()
+            .map(|(_, mistake)| mistake)
+            .filter(|mistake| of.iter().any(|f| f.mistakes.contains(mistake)))
+            .collect(),
+    }
+}
+
+/// A file's number (`03`), or `sample` for the sample.
+fn short_name(name: &str) -> &str {
+    if name.starts_with("sample/") {
+        return "sample";
+    }
+    name.split('-').next().unwrap_or(name)
+}
+
+/// Values joined by commas.
+fn join(values: &[u8]) -> String {
+    values
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Sorted values as ranges: `0-3, 5, 7-8`.
+fn ranges(values: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut at = 0;
+    while at < values.len() {
+        let mut end = at;
+        while end + 1 < values.len() && values[end + 1] == values[end] + 1 {
+            end += 1;
+        }
+        parts.push(if end == at {
+            values[at].to_string()
+        } else {
+            format!("{}-{}", values[at], values[end])
+        });
+        at = end + 1;
+    }
+    parts.join(", ")
+}
+
+/// A count with thousands separators: `1,234,567`.
+fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample;
+
+    #[test]
+    fn ranges_and_thousands_read_well() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8]), "0-3, 5, 7-8");
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn shortest_sequences_counts_every_sequence_that_solves_in_the_fewest_moves() {
+        let three = crate::length::OptimalLength::new(3).unwrap();
+        let boards = sample::boards().into_iter().chain(
+            crate::generator::Generator::new(3, crate::generator::Mode::Length(three)).boards(5),
+        );
+        for board in boards {
+            let length = optimal_length(&board).moves();
+            let solving = (0..8usize.pow(u32::from(length)))
+                .filter(|&code| {
+                    let moves: Vec<Move> = (0..length)
+                        .map(|at| Move::ALL[code / 8usize.pow(u32::from(at)) % 8])
+                        .collect();
+                    board.apply_all(&moves).is_solved()
+                })
+                .count();
+            assert_eq!(shortest_sequences(&board), solving as u64, "{board}");
+        }
+    }
+}

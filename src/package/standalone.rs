@@ -1,0 +1,216 @@
+//! The programs a package holds, kept as source files beside this one
+//! (`src/package/standalone/`) and embedded with `include_str!`.
+//!
+//! Each builds from its own file and nothing else, with the compilers and
+//! flags problemtools uses: C++ with `g++ -O2 -std=gnu++23 -static`, Rust
+//! with `rustc --edition 2021 -C opt-level=3`, std only. So a package
+//! builds and verifies where `rotation-game` is not installed. They share
+//! no code with the crate: a test holds the validator and the checker to
+//! the crate's verdicts, and the solutions to its answers.
+
+use crate::package::mistake::Mistake;
+
+/// The language of a program, as problemtools recognises it by the file's
+/// extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Language {
+    /// One `.cpp` file.
+    Cpp,
+    /// One `.rs` file, edition 2021, std only.
+    Rust,
+}
+
+/// What a program is to the judge system: the folder of the package it
+/// goes in, which is also the verdict it must get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Role {
+    /// `input_validators/`: exits 42 for a valid test file, 43 otherwise.
+    InputValidator,
+    /// `output_validators/`: exits 42 for a right output, 43 for a wrong
+    /// one, 3 when the jury is wrong.
+    OutputValidator,
+    /// `submissions/accepted/`: right on every test file (AC).
+    Accepted,
+    /// `submissions/wrong_answer/`: wrong on some test file (WA).
+    WrongAnswer,
+    /// `submissions/time_limit_exceeded/`: right, but too slow (TLE).
+    TimeLimitExceeded,
+}
+
+impl Role {
+    /// The folder of the package the program goes in.
+    pub const fn folder(self) -> &'static str {
+        match self {
+            Role::InputValidator => "input_validators",
+            Role::OutputValidator => "output_validators",
+            Role::Accepted => "submissions/accepted",
+            Role::WrongAnswer => "submissions/wrong_answer",
+            Role::TimeLimitExceeded => "submissions/time_limit_exceeded",
+        }
+    }
+
+    /// The judges' short code of the verdict a submission must get; `None`
+    /// for the validators.
+    pub const fn expected_verdict(self) -> Option<&'static str> {
+        match self {
+            Role::InputValidator | Role::OutputValidator => None,
+            Role::Accepted => Some("AC"),
+            Role::WrongAnswer => Some("WA"),
+            Role::TimeLimitExceeded => Some("TLE"),
+        }
+    }
+}
+
+/// One program of the package.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Program {
+    /// The file's name, extension included.
+    pub file_name: &'static str,
+    /// What it is to the judge system.
+    pub role: Role,
+    /// Its language.
+    pub language: Language,
+    /// For a planted wrong solution, the mistake it makes: the package's
+    /// report says which test files catch that mistake.
+    pub mistake: Option<Mistake>,
+    /// The source.
+    #[serde(skip)]
+    pub source: &'static str,
+}
+
+impl Program {
+    /// The program's path in a package.
+    pub fn path(&self) -> String {
+        format!("{}/{}", self.role.folder(), self.file_name)
+    }
+}
+
+macro_rules! program {
+    ($role:ident, $language:ident, $mistake:expr, $folder:literal, $file:literal) => {
+        Program {
+            file_name: $file,
+            role: Role::$role,
+            language: Language::$language,
+            mistake: $mistake,
+            source: include_str!(concat!("standalone/", $folder, "/", $file)),
+        }
+    };
+}
+
+/// The line of the input validator's source that sets the most cases a
+/// test file may hold; [`input_validator_source`] rewrites it.
+const MAX_CASES_LINE: &str = "const int MAX_CASES = 30;";
+
+/// The source of the input validator with `max_cases` as the most cases a
+/// test file may hold ([`INPUT_VALIDATOR`] allows 30).
+pub fn input_validator_source(max_cases: usize) -> String {
+    let source = INPUT_VALIDATOR.source;
+    debug_assert_eq!(source.matches(MAX_CASES_LINE).count(), 1);
+    source.replace(
+        MAX_CASES_LINE,
+        &format!("const int MAX_CASES = {max_cases};"),
+    )
+}
+
+/// The input validator (C++), strict in the testlib sense; its limit on
+/// the cases is set by [`input_validator_source`].
+pub const INPUT_VALIDATOR: Program = program!(
+    InputValidator,
+    Cpp,
+    None,
+    "input_validators",
+    "validate.cpp"
+);
+
+/// The output validator (C++), which works the right answers out itself.
+pub const OUTPUT_VALIDATOR: Program =
+    program!(OutputValidator, Cpp, None, "output_validators", "check.cpp");
+
+/// Every submission, accepted ones first.
+pub const SUBMISSIONS: [Program; 13] = [
+    program!(Accepted, Rust, None, "accepted", "pattern_database.rs"),
+    program!(Accepted, Cpp, None, "accepted", "classic_ida.cpp"),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::BestFirstFirstGoal),
+        "wrong_answer",
+        "astar_first_goal.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::DepthCappedAt12),
+        "wrong_answer",
+        "depth_capped_at_12.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::DigitOfStartBoard),
+        "wrong_answer",
+        "digit_of_start_board.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::GreedyByEstimate),
+        "wrong_answer",
+        "greedy_by_heuristic.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::MovesByEstimate),
+        "wrong_answer",
+        "heuristic_move_order.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::ForbiddenPairs(
+            crate::package::mistake::PairRule::OppositeLetter
+        )),
+        "wrong_answer",
+        "inverse_is_opposite_letter.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::MoveOrder(
+            crate::package::mistake::LINE_PAIRS_ORDER
+        )),
+        "wrong_answer",
+        "moves_in_line_pairs.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::NoDigitAfterNoMovesNeeded),
+        "wrong_answer",
+        "no_digit_after_no_moves.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::ForbiddenPairs(
+            crate::package::mistake::PairRule::SameMove
+        )),
+        "wrong_answer",
+        "no_repeated_move.cpp"
+    ),
+    program!(
+        WrongAnswer,
+        Cpp,
+        Some(Mistake::SmallerDigitOnTies),
+        "wrong_answer",
+        "per_digit_first_digit.cpp"
+    ),
+    program!(
+        TimeLimitExceeded,
+        Cpp,
+        None,
+        "time_limit_exceeded",
+        "iterative_deepening.cpp"
+    ),
+];

@@ -1,0 +1,129 @@
+//! Helpers for the problem package's tests: the package of seed 1, built
+//! once per test binary, and its standalone programs, compiled as
+//! problemtools compiles them.
+
+#![allow(dead_code)] // Each test file uses its own part of this module.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use rotation_game::package::{self, Language, Package, PackageOptions, Program};
+
+/// The seed of the package the tests check (the one CI verifies).
+pub const SEED: u64 = 1;
+
+/// The package of [`SEED`], with the default options.
+pub fn package() -> &'static Package {
+    static PACKAGE: OnceLock<Package> = OnceLock::new();
+    PACKAGE.get_or_init(|| {
+        package::build(&PackageOptions::with_seed(SEED), &|_| {}).expect("the package builds")
+    })
+}
+
+/// A folder for this test binary's builds, under Cargo's temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).expect("the target folder is writable");
+    dir
+}
+
+/// Compiles `source` (the program's, or a variant of it) into
+/// `dir/<file stem><suffix>` with the compiler and flags problemtools uses
+/// for its language, plus `extra` flags; returns the executable.
+///
+/// # Panics
+///
+/// When the compiler fails, with its messages.
+pub fn compile(
+    program: &Program,
+    source: &str,
+    dir: &Path,
+    suffix: &str,
+    extra: &[&str],
+) -> PathBuf {
+    let stem = program.file_name.rsplit_once('.').expect("an extension").0;
+    let source_path = dir.join(format!("{stem}{suffix}.{}", extension(program.language)));
+    std::fs::write(&source_path, source).expect("the scratch folder is writable");
+    let binary = dir.join(format!("{stem}{suffix}"));
+    let mut command = match program.language {
+        Language::Cpp => {
+            let mut command = Command::new("g++");
+            command.args([
+                "-O2",
+                "-std=gnu++23",
+                "-static",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+            ]);
+            command
+        }
+        Language::Rust => {
+            let mut command = Command::new("rustc");
+            command.args([
+                "--edition",
+                "2021",
+                "-C",
+                "opt-level=3",
+                "--crate-type",
+                "bin",
+                "-D",
+                "warnings",
+            ]);
+            command
+        }
+    };
+    let output = command
+        .args(extra)
+        .arg("-o")
+        .arg(&binary)
+        .arg(&source_path)
+        .output()
+        .expect("the compiler runs");
+    assert!(
+        output.status.success(),
+        "{} does not compile:\n{}",
+        program.file_name,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    binary
+}
+
+fn extension(language: Language) -> &'static str {
+    match language {
+        Language::Cpp => "cpp",
+        Language::Rust => "rs",
+    }
+}
+
+/// Runs `binary` with `args`, feeding it `stdin`, and waits for it.
+pub fn run(binary: &Path, args: &[&Path], stdin: &[u8]) -> Output {
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The program may stop reading early (at the final 0, or an error).
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("the program finishes");
+    writer.join().expect("the writer finishes");
+    output
+}
+
+/// The contents of the package file at `path`.
+pub fn file<'a>(package: &'a Package, path: &str) -> &'a [u8] {
+    &package
+        .files
+        .iter()
+        .find(|file| file.path == path)
+        .unwrap_or_else(|| panic!("the package has no {path}"))
+        .contents
+}

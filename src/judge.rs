@@ -20,19 +20,17 @@
 //! each bad case is reported and the run goes on with the next.
 
 mod file_chunks;
+mod ordered_windows;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::moves::{MAX_SEQUENCE_LENGTH, NO_MOVES_NEEDED};
 use crate::parser::{CaseReader, ParseError};
 use crate::solver::{Solution, SolveError, Solver};
+use ordered_windows::{Stage, ordered_windows};
 
 /// Appends the judges' two lines for `solution` to `out`.
 pub fn write_answer(out: &mut Vec<u8>, solution: &Solution) {
@@ -567,86 +565,71 @@ fn solve_sequentially<R: Read, W: Write>(
 
 /// The several-thread form of [`solve_stream`].
 fn solve_in_parallel<R: Read + Send, W: Write>(
-    mut cases: CaseReader<R>,
+    cases: CaseReader<R>,
     output: &mut W,
     answering: Answering<'_>,
     options: SolveOptions,
     report: &mut dyn FnMut(&CaseError),
     summary: &mut SolveSummary,
 ) -> io::Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
+    let pool = solving_pool(options)?;
+    let mut stage = StreamStage {
+        cases,
+        window_batches: options.threads * BATCHES_PER_THREAD,
+        keep_going: options.keep_going,
+        output,
+        answering,
+        report,
+        summary,
+    };
+    ordered_windows(&pool, &mut stage, &|slot: &mut Slot| {
+        answering.batch(&slot.batch, &mut slot.answers);
+    })
+}
+
+/// The rayon pool that solves for a several-thread run.
+fn solving_pool(options: SolveOptions) -> io::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(io::Error::other)?;
-    let window_batches = options.threads * BATCHES_PER_THREAD;
-    // Slots whose answers are written, for the next windows to reuse.
-    let mut free: Vec<Slot> = Vec::new();
-    // Reads up to a window of batches into free slots (or new ones).
-    let mut read_window = |free: &mut Vec<Slot>| {
-        let mut window = Vec::with_capacity(window_batches);
-        while window.len() < window_batches {
+        .map_err(io::Error::other)
+}
+
+/// [`solve_in_parallel`]'s windows: batches read by the calling thread.
+struct StreamStage<'a, R: Read, W: Write> {
+    cases: CaseReader<R>,
+    window_batches: usize,
+    keep_going: bool,
+    output: &'a mut W,
+    answering: Answering<'a>,
+    report: &'a mut dyn FnMut(&CaseError),
+    summary: &'a mut SolveSummary,
+}
+
+impl<R: Read, W: Write> Stage<Slot> for StreamStage<'_, R, W> {
+    fn take_window(&mut self, free: &mut Vec<Slot>) -> (Vec<Slot>, bool) {
+        let mut window = Vec::with_capacity(self.window_batches);
+        while window.len() < self.window_batches {
             let mut slot = free.pop().unwrap_or_else(Slot::new);
-            let more = read_batch(&mut cases, BATCH_CASES, options.keep_going, &mut slot.batch);
+            let more = read_batch(
+                &mut self.cases,
+                BATCH_CASES,
+                self.keep_going,
+                &mut slot.batch,
+            );
             window.push(slot);
             if !more {
                 return (window, false);
             }
         }
         (window, true)
-    };
-    // Set when the run stops early, so that batches still queued are not
-    // solved for nothing.
-    let cancelled = AtomicBool::new(false);
-    let cancelled = &cancelled;
-    pool.in_place_scope(|scope| {
-        // Starts solving a window on the pool; the window comes back,
-        // answered, on the returned channel, which closes without it if
-        // solving panicked (the scope raises the panic again when it ends).
-        let solve = |mut window: Vec<Slot>| {
-            let (sender, receiver) = mpsc::sync_channel(1);
-            scope.spawn(move |_| {
-                window.par_iter_mut().for_each(|slot| {
-                    if !cancelled.load(Ordering::Relaxed) {
-                        answering.batch(&slot.batch, &mut slot.answers);
-                    }
-                });
-                // The writer may have stopped waiting.
-                let _ = sender.send(window);
-            });
-            receiver
-        };
-        let mut write_in_order = || {
-            let (window, mut more) = read_window(&mut free);
-            let mut solving = solve(window);
-            loop {
-                // Read the next window while the pool solves this one.
-                let next = more.then(|| {
-                    let (window, more_after) = read_window(&mut free);
-                    more = more_after;
-                    solve(window)
-                });
-                let Ok(window) = solving.recv() else {
-                    return Ok(());
-                };
-                for slot in &window {
-                    let stop = answering.stops_the_run(&slot.answers);
-                    write_answers(&slot.answers, output, report, summary)?;
-                    if stop {
-                        return Ok(());
-                    }
-                }
-                free.extend(window);
-                match next {
-                    Some(receiver) => solving = receiver,
-                    None => return Ok(()),
-                }
-            }
-        };
-        let written = write_in_order();
-        // The scope waits for the windows still being solved: skip them.
-        cancelled.store(true, Ordering::Relaxed);
-        written
-    })
+    }
+
+    fn write(&mut self, slot: &Slot) -> io::Result<bool> {
+        let stop = self.answering.stops_the_run(&slot.answers);
+        write_answers(&slot.answers, self.output, self.report, self.summary)?;
+        Ok(stop)
+    }
 }
 
 /// Solves every case of an in-memory judge input and returns the judges'

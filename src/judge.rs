@@ -217,9 +217,11 @@ pub struct SolveSummary {
 /// Cases read, solved and written together.
 const BATCH_CASES: usize = 4096;
 
-/// Batches per solving thread in a window: the pipeline holds at most three
-/// windows (one being read, one being solved, one being written), which
-/// bounds memory whatever the input's size.
+/// Batches (or file chunks) per solving thread in a window: enough that a
+/// thread slowed down in one rarely holds the others up. The pipeline holds
+/// at most three windows (one being read, one being solved, one being
+/// written), about 0.6 MB a batch with its boards, solutions and output,
+/// which bounds memory whatever the input's size.
 const BATCHES_PER_THREAD: usize = 2;
 
 /// Parsed cases, in input order: the valid boards, and the bad cases among

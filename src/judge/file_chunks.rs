@@ -34,18 +34,14 @@ use std::sync::Mutex;
 use crate::board::Board;
 use crate::judge::ordered_windows::{Stage, ordered_windows};
 use crate::judge::{
-    Answering, BATCH_CASES, CaseError, Slot, SolveOptions, SolveSummary, write_answers,
+    Answering, BATCH_CASES, BATCHES_PER_THREAD, CaseError, Slot, SolveOptions, SolveSummary,
+    write_answers,
 };
 use crate::parser::{CANONICAL_LINE, CaseReader, canonical_line_sets};
 
-/// Bytes per chunk: a batch of canonical lines.
+/// Bytes per chunk: a batch of canonical lines (a window holds
+/// [`BATCHES_PER_THREAD`] chunks per thread).
 const CHUNK_BYTES: usize = BATCH_CASES * CANONICAL_LINE;
-
-/// Chunks per thread in a window: enough that a thread slowed down (or
-/// descheduled) in one chunk rarely holds the others up, few enough that
-/// memory stays a few megabytes (three windows at most, about 0.6 MB a
-/// chunk with its boards, solutions and output).
-const CHUNKS_PER_THREAD: usize = 4;
 
 /// How reading a chunk ended.
 enum ChunkEnd {
@@ -163,7 +159,7 @@ impl<'a> FileChunks<'a> {
         let pool = super::solving_pool(options)?;
         let mut stage = ChunkStage {
             next_offset: 0,
-            window_chunks: options.threads * CHUNKS_PER_THREAD,
+            window_chunks: options.threads * BATCHES_PER_THREAD,
             written: Written {
                 offset: 0,
                 case: 1,

@@ -97,6 +97,7 @@ perf-history N: gungraun-runner
 # Draw the perf-history charts again from target/perf-history/history.csv, and copy all.svg to docs/perf-history.svg.
 perf-history-chart:
     cargo run --quiet --features perf-history --bin perf-history -- chart
+    mkdir -p docs
     cp target/perf-history/all.svg docs/perf-history.svg
 
 # solve on BOARDS uniform boards: BEFORE's binary and this one, 1 and 2 threads, interleaved: wall, CPU, peak memory, boards per second.

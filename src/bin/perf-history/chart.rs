@@ -118,6 +118,10 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, series: &Series<'_>) -> Resul
     }
 }
 
+/// The most commits named on a chart's x axis (a short hash is about 50
+/// pixels wide in the axis's font; a chart is 900 wide).
+const MAX_COMMIT_LABELS: usize = 13;
+
 /// Draws `series` on `chart`, whose y axis puts a count at `height` (0 at
 /// the bottom, 1 at the top).
 fn draw_on<'a, Y>(
@@ -131,12 +135,16 @@ where
     let error = |e: DrawingAreaErrorKind<_>| format!("drawing {}: {e}", series.bench);
     let n = series.commits.len();
     let commits = series.commits;
+    // Every commit is a point; at most MAX_COMMIT_LABELS of them are named,
+    // counting back from the latest, so that the names never overlap.
+    let every = n.div_ceil(MAX_COMMIT_LABELS).max(1);
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .max_light_lines(4)
         .x_labels(n)
         .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(i) if *i < n => commits[*i].clone(),
+            SegmentValue::CenterOf(i) if *i < n && (n - 1 - *i) % every == 0 => commits[*i].clone(),
             _ => String::new(),
         })
         .x_label_style(("monospace", 11))

@@ -1,5 +1,6 @@
-//! Generates the pattern database at build time, so that the binary embeds it
-//! and pays nothing for it at start-up. See `src/pattern_database.rs`.
+//! Generates the pattern database's two tables at build time, the distances
+//! and the shortest paths, so that the binary embeds them and pays nothing
+//! for them at start-up. See `src/pattern_database.rs`.
 
 #[path = "src/geometry.rs"]
 #[allow(dead_code)]
@@ -27,6 +28,12 @@ fn main() {
         println!("cargo::rerun-if-changed={source}");
     }
     let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
-    let path = std::path::Path::new(&out_dir).join("pattern_database.bin");
-    std::fs::write(&path, generate::generate_distances()).expect("OUT_DIR is writable");
+    let out_dir = std::path::Path::new(&out_dir);
+    let distances = generate::generate_distances();
+    let paths: Vec<u8> = generate::generate_paths(&distances)
+        .iter()
+        .flat_map(|path| path.to_le_bytes())
+        .collect();
+    std::fs::write(out_dir.join("pattern_database.bin"), &distances).expect("OUT_DIR is writable");
+    std::fs::write(out_dir.join("paths.bin"), paths).expect("OUT_DIR is writable");
 }

@@ -82,18 +82,99 @@ bench-save NAME:
 bench-compare NAME:
     cargo bench --bench solve -- --baseline {{NAME}}
 
-# Solve throughput and peak memory of the real binary on BOARDS uniform boards, 1 and 2 threads side by side.
-measure-solve BOARDS="1000000":
+# The commit the performance work of issue 11 started from: what the
+# measure-* recipes compare with by default (BEFORE=REV for another).
+perf_before := "cc5d218"
+
+# Run the instruction-count benches and print their counts; `--bmf FILE` also writes them in the Bencher Metric Format (push with `bencher run --adapter json --file FILE`).
+perf-bench *ARGS: gungraun-runner
+    cargo run --quiet --features perf-history --bin perf-history -- bench {{ARGS}}
+
+# The instruction-count benches on each of the last N commits, one worktree and one build at a time: target/perf-history/history.csv, one SVG chart per bench, and all.svg.
+perf-history N: gungraun-runner
+    cargo run --quiet --features perf-history --bin perf-history -- run {{N}}
+
+# Draw the perf-history charts again from target/perf-history/history.csv, and copy all.svg to docs/perf-history.svg.
+perf-history-chart:
+    cargo run --quiet --features perf-history --bin perf-history -- chart
+    mkdir -p docs
+    cp target/perf-history/all.svg docs/perf-history.svg
+
+# solve on BOARDS uniform boards: BEFORE's binary and this one, 1 and 2 threads, interleaved: wall, CPU, peak memory, boards per second.
+measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=perf_before:
     #!/usr/bin/env bash
     set -euo pipefail
     cargo build --release --quiet
-    input=target/measure-uniform-{{BOARDS}}.txt
-    [ -f "$input" ] || target/release/rotation-game gen --seed 1 --uniform --boards {{BOARDS}} > "$input"
-    ls -l "$input"
-    for threads in 1 2 1 2; do
-        /usr/bin/time -f "threads $threads: %e s wall, %U s user, %M KB peak resident" \
-            target/release/rotation-game solve --threads "$threads" "$input" > /dev/null
-    done
+    before=$(benches/measure/before.sh {{BEFORE}})
+    after=target/release/rotation-game
+    input=target/measure/uniform-{{BOARDS}}.txt
+    mkdir -p target/measure
+    [ -f "$input" ] || "$after" gen --seed 1 --uniform --boards {{BOARDS}} > "$input"
+    cmp <("$before" solve "$input") <("$after" solve --threads 2 "$input") && echo "output identical to {{BEFORE}}'s"
+    benches/measure/measure.py --rounds {{ROUNDS}} --items {{BOARDS}} --what boards \
+        --speed-up "after, 1 thread/before, 1 thread" \
+        --speed-up "after, 2 threads/after, 1 thread" \
+        --speed-up "before, 2 threads/before, 1 thread" \
+        "after, 1 thread=$after solve --threads 1 $input" \
+        "after, 2 threads=$after solve --threads 2 $input" \
+        "before, 1 thread=$before solve --threads 1 $input" \
+        "before, 2 threads=$before solve --threads 2 $input"
+    echo "per-thread CPU time (perf sched), after: 1 thread, then 2 threads"
+    benches/measure/threads.sh 5 2 "$after" solve --threads 1 "$input"
+    benches/measure/threads.sh 5 2 "$after" solve --threads 2 "$input"
+    echo "start-up: the statement's sample, whole process"
+    benches/measure/measure.py --rounds 50 \
+        "before=$before solve examples/sample.txt" \
+        "after=$after solve examples/sample.txt"
+
+# check on CASES uniform cases and their right answers, BEFORE's binary and this one, interleaved (--output-limit above the 18 bytes a case can take).
+measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release --quiet
+    before=$(benches/measure/before.sh {{BEFORE}})
+    after=target/release/rotation-game
+    input=target/measure/uniform-{{CASES}}.txt
+    mkdir -p target/measure
+    [ -f "$input" ] || "$after" gen --seed 1 --uniform --boards {{CASES}} > "$input"
+    "$after" solve --threads 2 "$input" > "$input.answers"
+    limit=$(( {{CASES}} * 18 + 1024 ))
+    benches/measure/measure.py --rounds {{ROUNDS}} --items {{CASES}} --what cases \
+        "before=$before check --output-limit $limit $input $input.answers" \
+        "after=$after check --output-limit $limit $input $input.answers"
+
+# The cross-check: verify --uniform --boards BOARDS --solvers pdb,ida, BEFORE's binary and this one, interleaved; then ida alone on 300 uniform boards and bfs alone on 20 boards of length 8.
+measure-verify BOARDS="20000" ROUNDS="3" BEFORE=perf_before:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release --quiet
+    before=$(benches/measure/before.sh {{BEFORE}})
+    after=target/release/rotation-game
+    mkdir -p target/measure
+    benches/measure/measure.py --rounds {{ROUNDS}} --items {{BOARDS}} --what boards \
+        "before=$before verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2" \
+        "after=$after verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2"
+    "$after" gen --seed 3 --uniform --boards 300 > target/measure/ida-300.txt
+    "$after" gen --seed 8 --length 8 --boards 20 > target/measure/bfs-20.txt
+    cmp <("$before" solve --solver ida target/measure/ida-300.txt) <("$after" solve --solver ida target/measure/ida-300.txt) && echo "ida: output identical to {{BEFORE}}'s"
+    benches/measure/measure.py --rounds {{ROUNDS}} --items 300 --what boards \
+        "ida before=$before solve --solver ida target/measure/ida-300.txt" \
+        "ida after=$after solve --solver ida target/measure/ida-300.txt"
+    cmp <("$before" solve --solver bfs target/measure/bfs-20.txt) <("$after" solve --solver bfs target/measure/bfs-20.txt) && echo "bfs: output identical to {{BEFORE}}'s"
+    benches/measure/measure.py --rounds {{ROUNDS}} --items 20 --what boards \
+        "bfs before=$before solve --solver bfs target/measure/bfs-20.txt" \
+        "bfs after=$after solve --solver bfs target/measure/bfs-20.txt"
+
+# Compare what BEFORE's binary and this one print (solve's stdout, stderr and exit status on valid and broken inputs, file/redirect/pipe, 1-3 threads, JSON; check's verdicts).
+measure-identical BEFORE=perf_before:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release --quiet
+    before=$(benches/measure/before.sh {{BEFORE}})
+    benches/measure/identical.sh "$PWD/$before" "$PWD/target/release/rotation-game" target/measure/identical
+
+# Every measure-* recipe in turn, with their defaults.
+measure-all: measure-identical measure-solve measure-check measure-verify
 
 # Fuzz TARGET for SECONDS s (`cd fuzz && cargo fuzz list` names the targets); corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
 fuzz TARGET SECONDS="60":

@@ -8,15 +8,20 @@
 //! `Cargo.lock` (`just perf-gate` installs it).
 //!
 //! Rayon is fixed to one thread; nothing here spawns threads anyway.
+//!
+//! `just perf-bench --bmf FILE` runs them through the `perf-history` tool and
+//! also writes the counts in the Bencher Metric Format; `just perf-history N`
+//! runs them on each of the last `N` commits and draws the counts.
 
 use std::hint::black_box;
 
 use gungraun::prelude::*;
 use rotation_game::OptimalLength;
+use rotation_game::checker::{CheckOptions, Checker};
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream};
+use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream, solve_to_string};
 use rotation_game::parser::{CaseReader, format_input};
-use rotation_game::{Board, IdaSolver, PdbSolver, Solver};
+use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solver};
 
 const SEED: u64 = 2286;
 
@@ -53,6 +58,12 @@ fn ida(boards: Vec<Board>) -> usize {
 }
 
 #[library_benchmark]
+#[bench::length_6_10(depth_boards(6, 10))]
+fn bfs(boards: Vec<Board>) -> usize {
+    black_box(solve_all(&BfsSolver::default(), black_box(&boards)))
+}
+
+#[library_benchmark]
 #[bench::uniform_10000(judge_input(10_000))]
 fn parse(input: String) -> usize {
     black_box(CaseReader::new(black_box(input.as_bytes())).count())
@@ -74,7 +85,29 @@ fn judge(input: String) -> usize {
     black_box(output.len())
 }
 
-library_benchmark_group!(name = hot_paths, benchmarks = [pdb, ida, parse, judge]);
+/// The judge input and its right answers.
+fn judge_input_and_answers(count: u64) -> (String, String) {
+    let input = judge_input(count);
+    let answers = solve_to_string(input.as_bytes(), &PdbSolver::default()).expect("valid input");
+    (input, answers)
+}
+
+#[library_benchmark]
+#[bench::uniform_10000(judge_input_and_answers(10_000))]
+fn check((input, answers): (String, String)) -> bool {
+    let checker = Checker::from_judge_input(black_box(input.as_bytes())).expect("valid input");
+    let options = CheckOptions::default();
+    black_box(
+        checker
+            .check(black_box(answers.as_bytes()), &options)
+            .is_ok(),
+    )
+}
+
+library_benchmark_group!(
+    name = hot_paths,
+    benchmarks = [pdb, ida, bfs, parse, judge, check]
+);
 
 main!(
     config = LibraryBenchmarkConfig::default().env("RAYON_NUM_THREADS", "1"),

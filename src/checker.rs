@@ -61,11 +61,12 @@ mod lines;
 
 use std::fmt;
 use std::io::Read;
+use std::sync::OnceLock;
 
 use crate::board::{Board, Digit};
 use crate::moves::{MAX_SEQUENCE_LENGTH, MoveSequence, NO_MOVES_NEEDED};
 use crate::parser::CaseReader;
-use crate::solver::{PdbSolver, Solution, Solver};
+use crate::solver::{PackedSolution, PdbSolver, Solution};
 
 pub use crate::untrusted::{QUOTE_BYTES, Quote};
 use lines::{Line, LineReader, Stop};
@@ -398,25 +399,54 @@ impl fmt::Display for Verdict {
 #[derive(Clone, Debug)]
 pub struct Checker {
     boards: Vec<Board>,
-    truth: Vec<Solution>,
+    truth: Truth,
+}
+
+/// The true answers, one per board.
+#[derive(Clone, Debug)]
+enum Truth {
+    /// Computed by [`PdbSolver`], packed: 8 bytes a case instead of a
+    /// 48-byte [`Solution`], unpacked when a case is judged, or all at once
+    /// if [`Checker::answers`] is asked for them.
+    Computed {
+        packed: Vec<PackedSolution>,
+        unpacked: OnceLock<Vec<Solution>>,
+    },
+    /// Given by the caller ([`Checker::with_answers`]).
+    Given(Vec<Solution>),
+}
+
+impl Truth {
+    /// The true moves of case `index` (0-based).
+    #[inline]
+    fn moves(&self, index: usize) -> MoveSequence {
+        match self {
+            Truth::Computed { packed, .. } => packed[index].moves(),
+            Truth::Given(solutions) => solutions[index].moves,
+        }
+    }
 }
 
 impl Checker {
     /// A checker for `boards`, whose answers it computes with
     /// [`PdbSolver`].
     pub fn new(boards: &[Board]) -> Checker {
+        Checker::of_boards(boards.to_vec())
+    }
+
+    /// [`Checker::new`], taking the boards.
+    fn of_boards(boards: Vec<Board>) -> Checker {
         let solver = PdbSolver::default();
-        let truth = boards
+        let packed = boards
             .iter()
-            .map(|board| {
-                solver
-                    .solve(board)
-                    .expect("the pdb solver answers every board")
-            })
+            .map(|board| solver.solve_packed(board))
             .collect();
         Checker {
-            boards: boards.to_vec(),
-            truth,
+            boards,
+            truth: Truth::Computed {
+                packed,
+                unpacked: OnceLock::new(),
+            },
         }
     }
 
@@ -434,7 +464,7 @@ impl Checker {
         assert_eq!(boards.len(), answers.len(), "one answer per board");
         Checker {
             boards: boards.to_vec(),
-            truth: answers.to_vec(),
+            truth: Truth::Given(answers.to_vec()),
         }
     }
 
@@ -445,15 +475,24 @@ impl Checker {
     ///
     /// A [`VerdictKind::Fail`] verdict naming the first bad case.
     pub fn from_judge_input<R: Read>(input: R) -> Result<Checker, Verdict> {
-        let boards: Result<Vec<Board>, _> = CaseReader::new(input).collect();
-        match boards {
-            Ok(boards) => Ok(Checker::new(&boards)),
-            Err(error) => Err(Verdict::new(
-                None,
-                Reason::BadJudgeInput {
-                    message: error.to_string(),
-                },
-            )),
+        let mut cases = CaseReader::new(input);
+        let mut boards = Vec::new();
+        loop {
+            if cases.read_canonical_run(&mut boards, usize::MAX) > 0 {
+                continue;
+            }
+            match cases.next() {
+                None => return Ok(Checker::of_boards(boards)),
+                Some(Ok(board)) => boards.push(board),
+                Some(Err(error)) => {
+                    return Err(Verdict::new(
+                        None,
+                        Reason::BadJudgeInput {
+                            message: error.to_string(),
+                        },
+                    ));
+                }
+            }
         }
     }
 
@@ -464,7 +503,12 @@ impl Checker {
 
     /// The true answers, one per board.
     pub fn answers(&self) -> &[Solution] {
-        &self.truth
+        match &self.truth {
+            Truth::Computed { packed, unpacked } => {
+                unpacked.get_or_init(|| packed.iter().map(|answer| answer.solution()).collect())
+            }
+            Truth::Given(solutions) => solutions,
+        }
     }
 
     /// Judges `output`; see the [module docs](self).
@@ -523,13 +567,14 @@ impl Checker {
         options: &CheckOptions,
     ) -> Result<Verdict, Stop> {
         let strict = options.strict_whitespace;
-        for (index, (board, truth)) in self.boards.iter().zip(&self.truth).enumerate() {
+        let (mut moves_line, mut digit_line) = (Line::default(), Line::default());
+        for (index, board) in self.boards.iter().enumerate() {
             let case = index + 1;
             let fault = |reason| Ok(Verdict::new(Some(case), reason));
             let line = reader.next_line_number();
-            let Some(moves_line) = reader.next_line(Some(*board))? else {
+            if !reader.read_line(&mut moves_line, Some(*board))? {
                 return fault(Reason::MissingMovesLine { line });
-            };
+            }
             if let Some(reason) = whitespace_fault(&moves_line, strict) {
                 return fault(reason);
             }
@@ -538,9 +583,9 @@ impl Checker {
                 Err(reason) => return fault(reason),
             };
             let line = reader.next_line_number();
-            let Some(digit_line) = reader.next_line(None)? else {
+            if !reader.read_line(&mut digit_line, None)? {
                 return fault(Reason::MissingDigitLine { line });
-            };
+            }
             if let Some(reason) = whitespace_fault(&digit_line, strict) {
                 return fault(reason);
             }
@@ -548,11 +593,13 @@ impl Checker {
                 Ok(digit) => digit,
                 Err(reason) => return fault(reason),
             };
-            if let Some(reason) = judge_case(truth, &moves, digit) {
+            let truth = self.truth.moves(index);
+            if let Some(reason) = judge_case(&truth, &moves_line, &moves, digit) {
                 return fault(reason);
             }
         }
-        while let Some(line) = reader.next_line(None)? {
+        let mut line = digit_line;
+        while reader.read_line(&mut line, None)? {
             if line.core_length() > 0 {
                 let found = line.quote_core();
                 let line = line.number;
@@ -596,8 +643,6 @@ fn whitespace_fault(line: &Line, strict: bool) -> Option<Reason> {
 
 /// The moves a case's first line gives, as far as they matter.
 struct CaseMoves {
-    /// The line, without trailing whitespace, for messages.
-    found: Quote,
     /// How many moves.
     count: u64,
     /// The sequence, when it is short enough to be optimal.
@@ -610,10 +655,8 @@ struct CaseMoves {
 
 /// Reads a moves line for `board`, or says why it is not one.
 fn read_moves(line: &Line, board: &Board) -> Result<CaseMoves, Reason> {
-    let found = line.quote_core();
     if line.core_head() == NO_MOVES_NEEDED.as_bytes() {
         return Ok(CaseMoves {
-            found,
             count: 0,
             sequence: Some(MoveSequence::new()),
             end: *board,
@@ -627,7 +670,7 @@ fn read_moves(line: &Line, board: &Board) -> Result<CaseMoves, Reason> {
     if !line.letters_only || line.has_inner_blank {
         return Err(Reason::BadMovesLine {
             line: number,
-            found,
+            found: line.quote_core(),
         });
     }
     let sequence = if line.letters <= MAX_SEQUENCE_LENGTH as u64 {
@@ -636,7 +679,6 @@ fn read_moves(line: &Line, board: &Board) -> Result<CaseMoves, Reason> {
         None
     };
     Ok(CaseMoves {
-        found,
         count: line.letters,
         sequence,
         end: line.replayed.unwrap_or(*board),
@@ -660,15 +702,21 @@ fn read_digit(line: &Line) -> Result<Digit, Reason> {
     })
 }
 
-/// What is wrong with a well-formed case's answer, if anything.
-fn judge_case(truth: &Solution, moves: &CaseMoves, digit: Digit) -> Option<Reason> {
-    let optimal = truth.moves.len();
+/// What is wrong with a well-formed case's answer, its `moves` read from
+/// `moves_line`, if anything; `truth` is the case's true answer.
+fn judge_case(
+    truth: &MoveSequence,
+    moves_line: &Line,
+    moves: &CaseMoves,
+    digit: Digit,
+) -> Option<Reason> {
+    let optimal = truth.len();
     let Some(centre) = moves.end.uniform_centre() else {
         return Some(if moves.none_needed {
             Reason::NoMovesButMixed { optimal }
         } else {
             Reason::CentreMixed {
-                found: moves.found.clone(),
+                found: moves_line.quote_core(),
                 optimal,
             }
         });
@@ -692,8 +740,8 @@ fn judge_case(truth: &Solution, moves: &CaseMoves, digit: Digit) -> Option<Reaso
         });
     }
     match moves.sequence {
-        Some(found) if found != truth.moves => Some(Reason::NotSmallest {
-            expected: truth.moves,
+        Some(found) if found != *truth => Some(Reason::NotSmallest {
+            expected: *truth,
             found,
         }),
         _ => None,

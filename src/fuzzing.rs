@@ -105,7 +105,7 @@ const SOLVER_MODULES: &[&str] = &[
     "src/solver/centre_heuristic.rs",
     "src/solver/descent.rs",
     "src/solver/ida_star.rs",
-    "src/solver/pdb_heuristic.rs",
+    "src/solver/pdb.rs",
 ];
 
 /// Every fuzz target, in alphabetical order.
@@ -137,6 +137,7 @@ pub const TARGETS: &[Target] = &[
         check: judge,
         modules: &[
             "src/judge.rs",
+            "src/judge/ordered_windows.rs",
             "src/parser.rs",
             "src/validator.rs",
             "src/checker.rs",

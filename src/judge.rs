@@ -5,27 +5,32 @@
 //!
 //! For each case the judges want two lines: the moves (or
 //! `No moves needed`), then the centre digit, each ended by `\n`.
-//! [`write_answer`] is the one writer of that form in the crate.
+//! [`write_answer`] defines that form; [`JudgeFormat`] writes a batch of
+//! answers faster, and a test holds it to `write_answer`'s bytes.
 //!
 //! [`solve_stream`] runs the whole pipeline: it streams cases from a
-//! [`CaseReader`], solves them, and writes each answer in input order
-//! through an [`AnswerFormat`]: [`JudgeFormat`] writes the judges' form; the
-//! command line adds its JSON lines.
+//! [`CaseReader`], solves them a batch at a time ([`Solver::solve_batch`]),
+//! and writes the answers in input order through an [`AnswerFormat`]:
+//! [`JudgeFormat`] writes the judges' form, a batch at a time; the command
+//! line adds its JSON lines. [`solve_file`] does the same for a file, which
+//! several threads then read at once, each its own chunks.
 //!
 //! Errors never lose answers: every valid case before the first bad one is
 //! answered and written before the error is reported. With `keep_going`
 //! each bad case is reported and the run goes on with the next.
 
+mod file_chunks;
+mod ordered_windows;
+
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use crate::board::Board;
+use crate::moves::{MAX_SEQUENCE_LENGTH, NO_MOVES_NEEDED};
 use crate::parser::{CaseReader, ParseError};
 use crate::solver::{Solution, SolveError, Solver};
+use ordered_windows::{Stage, ordered_windows};
 
 /// Appends the judges' two lines for `solution` to `out`.
 pub fn write_answer(out: &mut Vec<u8>, solution: &Solution) {
@@ -51,6 +56,37 @@ pub struct Answered<'a> {
     pub time: Option<Duration>,
 }
 
+/// Consecutive solved cases, as [`AnswerFormat::answers`] sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct AnsweredBatch<'a> {
+    /// The number of the first case, 1-based; the others follow.
+    pub first_case: usize,
+    /// The boards.
+    pub boards: &'a [Board],
+    /// Their answers, one per board.
+    pub solutions: &'a [Solution],
+    /// The name of the solver that answered.
+    pub solver: &'a str,
+}
+
+impl<'a> AnsweredBatch<'a> {
+    /// Each case of the batch, without a time.
+    pub fn cases(&self) -> impl Iterator<Item = Answered<'a>> + 'a {
+        let (first_case, solver) = (self.first_case, self.solver);
+        self.boards
+            .iter()
+            .zip(self.solutions)
+            .enumerate()
+            .map(move |(index, (board, solution))| Answered {
+                case: first_case + index,
+                board,
+                solution,
+                solver,
+                time: None,
+            })
+    }
+}
+
 /// How [`solve_stream`] writes each case.
 pub trait AnswerFormat: Sync {
     /// Whether answers carry the time their solving took; it is measured
@@ -61,6 +97,18 @@ pub trait AnswerFormat: Sync {
 
     /// Appends one answer to `out`.
     fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>);
+
+    /// Appends the answers of consecutive cases to `out`, in order: what
+    /// [`answer`](AnswerFormat::answer) appends for each, which is what the
+    /// provided form does. A format that is not [`timed`] gets its answers
+    /// this way, a batch at a time, and may write a batch faster.
+    ///
+    /// [`timed`]: AnswerFormat::timed
+    fn answers(&self, out: &mut Vec<u8>, batch: &AnsweredBatch<'_>) {
+        for answered in batch.cases() {
+            self.answer(out, &answered);
+        }
+    }
 
     /// Appends a bad case to `out`, in its place among the answers, when
     /// the run goes on after it (`keep_going`). The error is reported to
@@ -78,6 +126,44 @@ impl AnswerFormat for JudgeFormat {
     fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>) {
         write_answer(out, answered.solution);
     }
+
+    /// The bytes of [`write_answer`], written with fixed-size copies: the
+    /// output grows once for the batch's longest possible answers, and
+    /// each answer's letters are copied whole (32 of them, of which the
+    /// next answer overwrites those beyond its own).
+    fn answers(&self, out: &mut Vec<u8>, batch: &AnsweredBatch<'_>) {
+        let start = out.len();
+        out.resize(
+            start + batch.solutions.len() * MAX_ANSWER_BYTES + MAX_SEQUENCE_LENGTH,
+            0,
+        );
+        let mut end = start;
+        for solution in batch.solutions {
+            end += write_answer_at(&mut out[end..], solution);
+        }
+        out.truncate(end);
+    }
+}
+
+/// The longest judges' answer: the longest sequence, and a line feed, the
+/// digit and a line feed.
+const MAX_ANSWER_BYTES: usize = MAX_SEQUENCE_LENGTH + 3;
+
+/// Writes [`write_answer`]'s bytes for `solution` at the start of `out`,
+/// which has room for [`MAX_ANSWER_BYTES`] bytes and
+/// [`MAX_SEQUENCE_LENGTH`] more; returns their length. What follows them
+/// is overwritten with letters.
+#[inline]
+fn write_answer_at(out: &mut [u8], solution: &Solution) -> usize {
+    let line = if solution.moves.is_empty() {
+        out[..NO_MOVES_NEEDED.len()].copy_from_slice(NO_MOVES_NEEDED.as_bytes());
+        NO_MOVES_NEEDED.len()
+    } else {
+        out[..MAX_SEQUENCE_LENGTH].copy_from_slice(&solution.moves.padded_letters());
+        solution.moves.len()
+    };
+    out[line..line + 3].copy_from_slice(&[b'\n', b'0' + solution.centre.value(), b'\n']);
+    line + 3
 }
 
 /// Options of [`solve_stream`].
@@ -131,61 +217,109 @@ pub struct SolveSummary {
 /// Cases read, solved and written together.
 const BATCH_CASES: usize = 4096;
 
-/// Batches per solving thread in a window: the pipeline holds at most three
-/// windows (one being read, one being solved, one being written), which
-/// bounds memory whatever the input's size.
+/// Batches (or file chunks) per solving thread in a window: enough that a
+/// thread slowed down in one rarely holds the others up. The pipeline holds
+/// at most three windows (one being read, one being solved, one being
+/// written), about 0.6 MB a batch with its boards, solutions and output,
+/// which bounds memory whatever the input's size.
 const BATCHES_PER_THREAD: usize = 2;
 
-/// Parsed cases, with their numbers, in input order.
-type Batch = Vec<(usize, Result<Board, ParseError>)>;
+/// Parsed cases, in input order: the valid boards, and the bad cases among
+/// them.
+struct Batch {
+    /// The number of the batch's first case; the others follow.
+    first_case: usize,
+    /// The valid cases' boards.
+    boards: Vec<Board>,
+    /// The bad cases, in order, each with the number of boards before it.
+    errors: Vec<(usize, ParseError)>,
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            first_case: 1,
+            boards: Vec::with_capacity(BATCH_CASES),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Cases held, good and bad.
+    fn len(&self) -> usize {
+        self.boards.len() + self.errors.len()
+    }
+}
 
 /// A batch's answers: its output bytes, and its bad cases, each with the
 /// length of output written before it.
-#[derive(Default)]
 struct Answers {
     output: Vec<u8>,
     errors: Vec<(usize, CaseError)>,
     solved: usize,
+    /// Room for the solutions of a run of valid cases, before they are
+    /// formatted.
+    solutions: Vec<Solution>,
 }
 
-/// Reads up to `limit` cases. Returns them and whether the input may hold
-/// more: it does not after its end, a fatal error, or (without
-/// `keep_going`) any error.
-fn read_batch<R: Read>(cases: &mut CaseReader<R>, limit: usize, keep_going: bool) -> (Batch, bool) {
-    let mut batch = Vec::with_capacity(limit);
-    while batch.len() < limit {
-        let number = cases.next_case_number();
-        let Some(parsed) = cases.next() else {
-            return (batch, false);
-        };
-        let stop = match &parsed {
-            Ok(_) => false,
-            Err(error) => error.is_fatal() || !keep_going,
-        };
-        batch.push((number, parsed));
-        if stop {
-            return (batch, false);
+impl Answers {
+    fn new() -> Answers {
+        Answers {
+            output: Vec::with_capacity(BATCH_CASES * MAX_ANSWER_BYTES),
+            errors: Vec::new(),
+            solved: 0,
+            solutions: Vec::with_capacity(BATCH_CASES),
         }
     }
-    (batch, true)
 }
 
-/// Reads up to `batches` batches; returns them and whether the input may
-/// hold more.
-fn read_window<R: Read>(
+/// A batch and its answers, whose buffers are reused from batch to batch:
+/// allocating them afresh costs more than filling them (the allocator gives
+/// large blocks back to the system, which then faults them in again page by
+/// page).
+struct Slot {
+    batch: Batch,
+    answers: Answers,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            batch: Batch::new(),
+            answers: Answers::new(),
+        }
+    }
+}
+
+/// Reads up to `limit` cases into `batch`, which it empties first. Returns
+/// whether the input may hold more: it does not after its end, a fatal
+/// error, or (without `keep_going`) any error.
+fn read_batch<R: Read>(
     cases: &mut CaseReader<R>,
-    batches: usize,
+    limit: usize,
     keep_going: bool,
-) -> (Vec<Batch>, bool) {
-    let mut window = Vec::with_capacity(batches);
-    while window.len() < batches {
-        let (batch, more) = read_batch(cases, BATCH_CASES, keep_going);
-        window.push(batch);
-        if !more {
-            return (window, false);
+    batch: &mut Batch,
+) -> bool {
+    batch.first_case = cases.next_case_number();
+    batch.boards.clear();
+    batch.errors.clear();
+    while batch.len() < limit {
+        let room = limit - batch.len();
+        if cases.read_canonical_run(&mut batch.boards, room) > 0 {
+            continue;
+        }
+        match cases.next() {
+            None => return false,
+            Some(Ok(board)) => batch.boards.push(board),
+            Some(Err(error)) => {
+                let stop = error.is_fatal() || !keep_going;
+                batch.errors.push((batch.boards.len(), error));
+                if stop {
+                    return false;
+                }
+            }
         }
     }
-    (window, true)
+    true
 }
 
 /// What every batch is answered with.
@@ -197,37 +331,79 @@ struct Answering<'a> {
 }
 
 impl Answering<'_> {
-    /// Solves a batch. Without `keep_going`, nothing after the first bad
-    /// case is solved.
-    fn batch(self, batch: Batch) -> Answers {
-        let mut answers = Answers {
-            output: Vec::with_capacity(batch.len() * 16),
-            ..Answers::default()
-        };
-        for (case, parsed) in batch {
-            let outcome = parsed
-                .map_err(CaseError::from)
-                .and_then(|board| self.case(&mut answers.output, case, &board));
-            match outcome {
-                Ok(()) => answers.solved += 1,
-                Err(error) => {
-                    let written_before = answers.output.len();
-                    if self.keep_going {
-                        self.format.bad_case(&mut answers.output, case, &error);
-                    }
-                    answers.errors.push((written_before, error));
-                    if !self.keep_going {
-                        break;
-                    }
-                }
+    /// Solves `batch` into `answers`, which it empties first. Without
+    /// `keep_going`, nothing after the first bad case is solved.
+    fn batch(self, batch: &Batch, answers: &mut Answers) {
+        answers.output.clear();
+        answers.errors.clear();
+        answers.solved = 0;
+        let mut case = batch.first_case;
+        let mut done = 0;
+        for next_error in 0..=batch.errors.len() {
+            let error = batch.errors.get(next_error);
+            let end = error.map_or(batch.boards.len(), |(before, _)| *before);
+            if !self.run(&batch.boards[done..end], &mut case, answers) {
+                return;
             }
+            done = end;
+            let Some((_, error)) = error else {
+                return;
+            };
+            if !self.bad_case(answers, case, CaseError::from(error.clone())) {
+                return;
+            }
+            case += 1;
         }
-        answers
     }
 
-    /// Solves one case and appends its answer to `out`.
-    fn case(self, out: &mut Vec<u8>, case: usize, board: &Board) -> Result<(), CaseError> {
-        let started = self.format.timed().then(Instant::now);
+    /// Solves consecutive valid cases, the first numbered `case`, and
+    /// appends their answers; `case` ends past them. Returns whether the
+    /// batch goes on (it does not after a refused board without
+    /// `keep_going`).
+    fn run(self, mut boards: &[Board], case: &mut usize, answers: &mut Answers) -> bool {
+        if self.format.timed() {
+            for board in boards {
+                let answered = self.timed_case(&mut answers.output, *case, board);
+                if let Err(error) = answered {
+                    if !self.bad_case(answers, *case, error) {
+                        return false;
+                    }
+                } else {
+                    answers.solved += 1;
+                }
+                *case += 1;
+            }
+            return true;
+        }
+        while !boards.is_empty() {
+            answers.solutions.clear();
+            let outcome = self.solver.solve_batch(boards, &mut answers.solutions);
+            let solved = answers.solutions.len();
+            let batch = AnsweredBatch {
+                first_case: *case,
+                boards: &boards[..solved],
+                solutions: &answers.solutions,
+                solver: self.solver.name(),
+            };
+            self.format.answers(&mut answers.output, &batch);
+            answers.solved += solved;
+            *case += solved;
+            let Err(error) = outcome else {
+                return true;
+            };
+            let error = CaseError::Solve { case: *case, error };
+            if !self.bad_case(answers, *case, error) {
+                return false;
+            }
+            *case += 1;
+            boards = &boards[solved + 1..];
+        }
+        true
+    }
+
+    /// Solves one case, timing it, and appends its answer to `out`.
+    fn timed_case(self, out: &mut Vec<u8>, case: usize, board: &Board) -> Result<(), CaseError> {
+        let started = Instant::now();
         let solution = self
             .solver
             .solve(board)
@@ -237,10 +413,21 @@ impl Answering<'_> {
             board,
             solution: &solution,
             solver: self.solver.name(),
-            time: started.map(|started| started.elapsed()),
+            time: Some(started.elapsed()),
         };
         self.format.answer(out, &answered);
         Ok(())
+    }
+
+    /// Records bad case `case` in `answers`; returns whether the batch goes
+    /// on.
+    fn bad_case(self, answers: &mut Answers, case: usize, error: CaseError) -> bool {
+        let written_before = answers.output.len();
+        if self.keep_going {
+            self.format.bad_case(&mut answers.output, case, &error);
+        }
+        answers.errors.push((written_before, error));
+        self.keep_going
     }
 
     /// Whether a batch's answers end the run: without `keep_going`, any bad
@@ -253,7 +440,7 @@ impl Answering<'_> {
 /// Writes a batch's answers, reporting each bad case once the answers
 /// before it are written and flushed.
 fn write_answers<W: Write>(
-    answers: Answers,
+    answers: &Answers,
     output: &mut W,
     report: &mut dyn FnMut(&CaseError),
     summary: &mut SolveSummary,
@@ -297,7 +484,7 @@ pub fn solve_stream<R: Read + Send, W: Write>(
     report: &mut dyn FnMut(&CaseError),
 ) -> io::Result<SolveSummary> {
     let mut summary = SolveSummary::default();
-    let mut cases = CaseReader::new(input);
+    let cases = CaseReader::new(input);
     let answering = Answering {
         solver,
         format,
@@ -306,19 +493,7 @@ pub fn solve_stream<R: Read + Send, W: Write>(
     // A person typing cases gets each answer at once, which batches of
     // cases for several threads would hold back.
     if options.threads <= 1 || options.interactive {
-        let limit = if options.interactive { 1 } else { BATCH_CASES };
-        loop {
-            let (batch, more) = read_batch(&mut cases, limit, options.keep_going);
-            let answers = answering.batch(batch);
-            let stop = !more || answering.stops_the_run(&answers);
-            write_answers(answers, &mut output, report, &mut summary)?;
-            if options.interactive {
-                output.flush()?;
-            }
-            if stop {
-                break;
-            }
-        }
+        solve_sequentially(cases, &mut output, answering, options, report, &mut summary)?;
     } else {
         solve_in_parallel(cases, &mut output, answering, options, report, &mut summary)?;
     }
@@ -326,8 +501,47 @@ pub fn solve_stream<R: Read + Send, W: Write>(
     Ok(summary)
 }
 
-/// The several-thread form of [`solve_stream`].
-fn solve_in_parallel<R: Read + Send, W: Write>(
+/// [`solve_stream`] for judge input in a file. With several threads on a
+/// regular file (not a terminal or a pipe), the threads read the file too,
+/// each its own chunks by position, from the file's current position on;
+/// otherwise it is [`solve_stream`]. Output, reports and summary are the
+/// same either way.
+///
+/// Chunks are solved in parallel as long as the input is written the
+/// canonical way (one case a line, single spaces); from the first chunk
+/// that is not, the rest is read sequentially, as [`solve_stream`] reads
+/// it. The file's own position is moved.
+///
+/// # Errors
+///
+/// As [`solve_stream`].
+pub fn solve_file<W: Write>(
+    file: File,
+    mut output: W,
+    solver: &dyn Solver,
+    format: &dyn AnswerFormat,
+    options: SolveOptions,
+    report: &mut dyn FnMut(&CaseError),
+) -> io::Result<SolveSummary> {
+    let chunks = (options.threads > 1 && !options.interactive)
+        .then(|| file_chunks::FileChunks::new(&file))
+        .flatten();
+    let Some(chunks) = chunks else {
+        return solve_stream(file, output, solver, format, options, report);
+    };
+    let mut summary = SolveSummary::default();
+    let answering = Answering {
+        solver,
+        format,
+        keep_going: options.keep_going,
+    };
+    chunks.solve(&mut output, answering, options, report, &mut summary)?;
+    output.flush()?;
+    Ok(summary)
+}
+
+/// The one-thread form of [`solve_stream`].
+fn solve_sequentially<R: Read, W: Write>(
     mut cases: CaseReader<R>,
     output: &mut W,
     answering: Answering<'_>,
@@ -335,65 +549,89 @@ fn solve_in_parallel<R: Read + Send, W: Write>(
     report: &mut dyn FnMut(&CaseError),
     summary: &mut SolveSummary,
 ) -> io::Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
+    let limit = if options.interactive { 1 } else { BATCH_CASES };
+    let mut slot = Slot::new();
+    loop {
+        let more = read_batch(&mut cases, limit, options.keep_going, &mut slot.batch);
+        answering.batch(&slot.batch, &mut slot.answers);
+        let stop = !more || answering.stops_the_run(&slot.answers);
+        write_answers(&slot.answers, output, report, summary)?;
+        if options.interactive {
+            output.flush()?;
+        }
+        if stop {
+            return Ok(());
+        }
+    }
+}
+
+/// The several-thread form of [`solve_stream`].
+fn solve_in_parallel<R: Read + Send, W: Write>(
+    cases: CaseReader<R>,
+    output: &mut W,
+    answering: Answering<'_>,
+    options: SolveOptions,
+    report: &mut dyn FnMut(&CaseError),
+    summary: &mut SolveSummary,
+) -> io::Result<()> {
+    let pool = solving_pool(options)?;
+    let mut stage = StreamStage {
+        cases,
+        window_batches: options.threads * BATCHES_PER_THREAD,
+        keep_going: options.keep_going,
+        output,
+        answering,
+        report,
+        summary,
+    };
+    ordered_windows(&pool, &mut stage, &|slot: &mut Slot| {
+        answering.batch(&slot.batch, &mut slot.answers);
+    })
+}
+
+/// The rayon pool that solves for a several-thread run.
+fn solving_pool(options: SolveOptions) -> io::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(io::Error::other)?;
-    let window_batches = options.threads * BATCHES_PER_THREAD;
-    // Set when the run stops early, so that batches still queued are not
-    // solved for nothing.
-    let cancelled = AtomicBool::new(false);
-    let cancelled = &cancelled;
-    pool.in_place_scope(|scope| {
-        // Starts solving a window on the pool; its answers arrive on the
-        // returned channel, which closes without them if solving panicked
-        // (the scope raises the panic again when it ends).
-        let solve = |window: Vec<Batch>| {
-            let (sender, receiver) = mpsc::sync_channel(1);
-            scope.spawn(move |_| {
-                let answers: Vec<Option<Answers>> = window
-                    .into_par_iter()
-                    .map(|batch| {
-                        (!cancelled.load(Ordering::Relaxed)).then(|| answering.batch(batch))
-                    })
-                    .collect();
-                // The writer may have stopped waiting.
-                let _ = sender.send(answers);
-            });
-            receiver
-        };
-        let mut write_in_order = || {
-            let (window, mut more) = read_window(&mut cases, window_batches, options.keep_going);
-            let mut solving = solve(window);
-            loop {
-                // Read the next window while the pool solves this one.
-                let next = more.then(|| {
-                    let (window, more_after) =
-                        read_window(&mut cases, window_batches, options.keep_going);
-                    more = more_after;
-                    solve(window)
-                });
-                let Ok(answers) = solving.recv() else {
-                    return Ok(());
-                };
-                for answers in answers.into_iter().flatten() {
-                    let stop = answering.stops_the_run(&answers);
-                    write_answers(answers, output, report, summary)?;
-                    if stop {
-                        return Ok(());
-                    }
-                }
-                match next {
-                    Some(receiver) => solving = receiver,
-                    None => return Ok(()),
-                }
+        .map_err(io::Error::other)
+}
+
+/// [`solve_in_parallel`]'s windows: batches read by the calling thread.
+struct StreamStage<'a, R: Read, W: Write> {
+    cases: CaseReader<R>,
+    window_batches: usize,
+    keep_going: bool,
+    output: &'a mut W,
+    answering: Answering<'a>,
+    report: &'a mut dyn FnMut(&CaseError),
+    summary: &'a mut SolveSummary,
+}
+
+impl<R: Read, W: Write> Stage<Slot> for StreamStage<'_, R, W> {
+    fn take_window(&mut self, free: &mut Vec<Slot>) -> (Vec<Slot>, bool) {
+        let mut window = Vec::with_capacity(self.window_batches);
+        while window.len() < self.window_batches {
+            let mut slot = free.pop().unwrap_or_else(Slot::new);
+            let more = read_batch(
+                &mut self.cases,
+                BATCH_CASES,
+                self.keep_going,
+                &mut slot.batch,
+            );
+            window.push(slot);
+            if !more {
+                return (window, false);
             }
-        };
-        let written = write_in_order();
-        // The scope waits for the windows still being solved: skip them.
-        cancelled.store(true, Ordering::Relaxed);
-        written
-    })
+        }
+        (window, true)
+    }
+
+    fn write(&mut self, slot: &Slot) -> io::Result<bool> {
+        let stop = self.answering.stops_the_run(&slot.answers);
+        write_answers(&slot.answers, self.output, self.report, self.summary)?;
+        Ok(stop)
+    }
 }
 
 /// Solves every case of an in-memory judge input and returns the judges'
@@ -417,5 +655,59 @@ pub fn solve_to_string(input: &[u8], solver: &dyn Solver) -> Result<String, Case
     match first_error {
         None => Ok(String::from_utf8(output).expect("judge output is ASCII")),
         Some(error) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Digit;
+    use crate::moves::{Move, MoveSequence};
+
+    #[test]
+    fn a_batch_of_judge_answers_is_write_answer_for_each() {
+        // Every length from none to the most a sequence holds, every digit,
+        // letters all over the alphabet.
+        let solutions: Vec<Solution> = (0..=MAX_SEQUENCE_LENGTH)
+            .flat_map(|len| {
+                Digit::ALL.map(|centre| Solution {
+                    moves: (0..len).map(|i| Move::ALL[(i * 5 + len) % 8]).collect(),
+                    centre,
+                    nodes: 0,
+                })
+            })
+            .collect();
+        let boards =
+            vec![Board::from_cell_sets_unchecked([0xff, 0xff00, 0xff_0000]); solutions.len()];
+        let batch = AnsweredBatch {
+            first_case: 1,
+            boards: &boards,
+            solutions: &solutions,
+            solver: "test",
+        };
+        let mut expected = b"before".to_vec();
+        for solution in &solutions {
+            write_answer(&mut expected, solution);
+        }
+        let mut found = b"before".to_vec();
+        JudgeFormat.answers(&mut found, &batch);
+        assert_eq!(
+            String::from_utf8(found).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+        let mut empty = Vec::new();
+        JudgeFormat.answers(
+            &mut empty,
+            &AnsweredBatch {
+                solutions: &[],
+                boards: &[],
+                ..batch
+            },
+        );
+        assert!(empty.is_empty());
+        assert_eq!(
+            MoveSequence::new().padded_letters().len(),
+            MAX_SEQUENCE_LENGTH
+        );
     }
 }

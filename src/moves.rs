@@ -96,6 +96,107 @@ impl Move {
     }
 }
 
+/// A set of moves, as eight bits: bit `i` for the move of index `i`.
+///
+/// A newtype so that a set of moves is never confused with a count or a
+/// cell set; iterating it gives its moves in order A..H.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct MoveSet(u8);
+
+impl MoveSet {
+    /// No move.
+    pub const EMPTY: MoveSet = MoveSet(0);
+
+    /// Every move.
+    pub const ALL: MoveSet = MoveSet(u8::MAX);
+
+    /// The set whose bit `i` stands for the move of index `i`.
+    pub const fn from_bits(bits: u8) -> MoveSet {
+        MoveSet(bits)
+    }
+
+    /// The set's bits: bit `i` for the move of index `i`.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set holding `m` alone.
+    pub const fn only(m: Move) -> MoveSet {
+        MoveSet(1 << m.0)
+    }
+
+    /// Whether `m` is in the set.
+    pub const fn contains(self, m: Move) -> bool {
+        self.0 & (1 << m.0) != 0
+    }
+
+    /// The set with `m` added.
+    pub const fn with(self, m: Move) -> MoveSet {
+        MoveSet(self.0 | 1 << m.0)
+    }
+
+    /// The set without `m`.
+    pub const fn without(self, m: Move) -> MoveSet {
+        MoveSet(self.0 & !(1 << m.0))
+    }
+
+    /// The moves of the set that come after `m` in order A..H.
+    pub const fn after(self, m: Move) -> MoveSet {
+        MoveSet(self.0 & !((2u16 << m.0) - 1) as u8)
+    }
+
+    /// The moves in both sets.
+    pub const fn and(self, other: MoveSet) -> MoveSet {
+        MoveSet(self.0 & other.0)
+    }
+
+    /// The moves in either set.
+    pub const fn or(self, other: MoveSet) -> MoveSet {
+        MoveSet(self.0 | other.0)
+    }
+
+    /// The moves not in the set.
+    pub const fn complement(self) -> MoveSet {
+        MoveSet(!self.0)
+    }
+
+    /// How many moves the set holds.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds no move.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The first move of the set in order A..H.
+    pub const fn first(self) -> Option<Move> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Move(self.0.trailing_zeros() as u8))
+        }
+    }
+}
+
+impl Iterator for MoveSet {
+    type Item = Move;
+
+    /// The set's moves in order A..H, each taken out as it is given.
+    fn next(&mut self) -> Option<Move> {
+        let first = self.first()?;
+        *self = self.without(first);
+        Some(first)
+    }
+}
+
+impl fmt::Debug for MoveSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(*self).finish()
+    }
+}
+
 /// `MOVE_BY_BYTE[m][j][b]`: where the cells of byte `b`, found at byte
 /// position `j` of a cell set, end up under move `m`. A move maps a set to the
 /// union of the images of its bytes, so three lookups apply it.
@@ -158,6 +259,32 @@ impl MoveSequence {
         }
     }
 
+    /// The first `len` moves of `moves`, for code that unpacks sequences
+    /// in bulk.
+    ///
+    /// # Panics
+    ///
+    /// When `len` is more than `N` or than [`MAX_SEQUENCE_LENGTH`].
+    #[inline]
+    pub(crate) fn from_prefix<const N: usize>(moves: [Move; N], len: usize) -> MoveSequence {
+        assert!(
+            len <= N && N <= MAX_SEQUENCE_LENGTH,
+            "a prefix of the moves given"
+        );
+        let mut sequence = MoveSequence::new();
+        sequence.moves[..N].copy_from_slice(&moves);
+        sequence.len = len as u8;
+        sequence
+    }
+
+    /// The letters of all [`MAX_SEQUENCE_LENGTH`] slots, of which the first
+    /// [`len`](MoveSequence::len) are the sequence's and the others some
+    /// letters `A`–`H`: one fixed-size copy for writers of many sequences.
+    #[inline]
+    pub(crate) fn padded_letters(&self) -> [u8; MAX_SEQUENCE_LENGTH] {
+        std::array::from_fn(|slot| b'A' + self.moves[slot].0)
+    }
+
     /// Parses a sequence of letters `A`–`H`; `None` for any other byte or a
     /// sequence longer than [`MAX_SEQUENCE_LENGTH`].
     pub fn from_letters(letters: &[u8]) -> Option<MoveSequence> {
@@ -165,9 +292,10 @@ impl MoveSequence {
             return None;
         }
         let mut sequence = MoveSequence::new();
-        for &letter in letters {
-            sequence.push(Move::from_letter(letter)?);
+        for (slot, &letter) in sequence.moves.iter_mut().zip(letters) {
+            *slot = Move::from_letter(letter)?;
         }
+        sequence.len = letters.len() as u8;
         Some(sequence)
     }
 
@@ -343,6 +471,22 @@ mod tests {
             reversed.reverse();
             assert_eq!(&reversed, m.inverse().line());
         }
+    }
+
+    #[test]
+    fn move_sets_hold_what_was_put_in() {
+        let set = MoveSet::EMPTY.with(Move::ALL[1]).with(Move::ALL[6]);
+        assert_eq!(set.collect::<Vec<_>>(), [Move::ALL[1], Move::ALL[6]]);
+        assert_eq!((set.len(), set.first()), (2, Some(Move::ALL[1])));
+        assert!(set.contains(Move::ALL[6]) && !set.contains(Move::ALL[0]));
+        assert_eq!(
+            MoveSet::ALL.after(Move::ALL[5]).collect::<Vec<_>>(),
+            Move::ALL[6..]
+        );
+        assert!(MoveSet::ALL.after(Move::ALL[7]).is_empty());
+        assert_eq!(set.complement().and(set), MoveSet::EMPTY);
+        assert_eq!(set.or(MoveSet::only(Move::ALL[0])).bits(), 0b0100_0011);
+        assert_eq!(format!("{set:?}"), "{B, G}");
     }
 
     #[test]

@@ -303,6 +303,22 @@ impl<R: Read> CaseReader<R> {
         }
     }
 
+    /// A reader over `input` that goes on with a judge input whose first
+    /// `offset` bytes were read elsewhere: they were whole lines (`offset`
+    /// is the start of line `line`) holding whole cases (the next one is
+    /// case `case`), and `input` starts at byte `offset`. It reads, numbers
+    /// and reports from there exactly as one reader over the whole input
+    /// would.
+    pub(crate) fn resume(input: R, offset: u64, line: u64, case: usize) -> CaseReader<R> {
+        CaseReader {
+            buffer_offset: offset,
+            line,
+            line_start: offset,
+            case,
+            ..CaseReader::new(input)
+        }
+    }
+
     /// The number (1-based) of the next case to be read.
     pub fn next_case_number(&self) -> usize {
         self.case
@@ -460,33 +476,58 @@ impl<R: Read> CaseReader<R> {
     /// It reads nothing beyond the buffer: an interactive user who has typed
     /// a case gets its answer without typing more.
     fn read_canonical_line(&mut self) -> Result<Option<Board>, ParseError> {
-        const LINE: usize = 2 * CELL_COUNT;
         self.skip_buffered_whitespace()?;
-        if self.offset() != self.line_start || self.position + LINE > self.filled {
+        if self.offset() != self.line_start || self.position + CANONICAL_LINE > self.filled {
             return Ok(None);
         }
-        let bytes: &[u8; LINE] = self.buffer[self.position..self.position + LINE]
-            .try_into()
-            .expect("the slice is LINE bytes long");
-        // `sets[v]` collects the cells whose byte has low two bits `v`: for
-        // b'1', b'2' and b'3' that is the digit itself.
-        let mut sets = [0u32; 4];
-        let mut canonical = true;
-        for cell in 0..CELL_COUNT {
-            let digit = bytes[2 * cell];
-            let separator = bytes[2 * cell + 1];
-            canonical &= digit.wrapping_sub(b'1') < 3;
-            canonical &= separator == if cell + 1 < CELL_COUNT { b' ' } else { b'\n' };
-            sets[usize::from(digit & 3)] |= 1 << cell;
-        }
-        let cells_of = [sets[1], sets[2], sets[3]];
-        if !canonical || cells_of.iter().any(|set| set.count_ones() != 8) {
+        let Some(cells_of) = canonical_line_sets(self.buffered_line()) else {
             return Ok(None);
-        }
-        self.position += LINE;
+        };
+        self.position += CANONICAL_LINE;
         self.line += 1;
         self.line_start = self.offset();
         Ok(Some(Board::from_cell_sets_unchecked(cells_of)))
+    }
+
+    /// The [`CANONICAL_LINE`] bytes from the current position, which the
+    /// buffer must hold.
+    fn buffered_line(&self) -> &[u8; CANONICAL_LINE] {
+        self.buffer[self.position..self.position + CANONICAL_LINE]
+            .try_into()
+            .expect("a slice of CANONICAL_LINE bytes")
+    }
+
+    /// Reads, as the iterator would, the cases written the canonical way
+    /// (see [`canonical_line_sets`]) that follow one another in the buffer
+    /// from the current position, which must be the start of a line; at
+    /// most `limit` of them. Appends their boards to `boards` and returns
+    /// how many it read: 0 when the next case is not such a line, or not
+    /// wholly buffered yet, and then the iterator reads it.
+    ///
+    /// This changes speed only. A case is taken here only when the
+    /// iterator would read exactly that line as that board: it starts a
+    /// line, with nothing before it, and the line is canonical. Nothing here
+    /// can fail, and nothing is read from the input.
+    pub(crate) fn read_canonical_run(&mut self, boards: &mut Vec<Board>, limit: usize) -> usize {
+        if self.finished || self.skip > 0 {
+            return 0;
+        }
+        let mut read = 0;
+        while read < limit
+            && self.position + CANONICAL_LINE <= self.filled
+            && self.offset() == self.line_start
+        {
+            let Some(cells_of) = canonical_line_sets(self.buffered_line()) else {
+                break;
+            };
+            boards.push(Board::from_cell_sets_unchecked(cells_of));
+            self.position += CANONICAL_LINE;
+            self.line += 1;
+            self.line_start = self.offset();
+            self.case += 1;
+            read += 1;
+        }
+        read
     }
 
     /// Reads one case; `Ok(None)` when the input ends between cases.
@@ -688,6 +729,58 @@ impl std::str::FromStr for Board {
     }
 }
 
+/// Bytes of a case written the canonical way: 24 digits, each followed by a
+/// space or, the last, by a line feed.
+pub(crate) const CANONICAL_LINE: usize = 2 * CELL_COUNT;
+
+/// The digits' cell sets of a case written the canonical way, `d d … d\n`
+/// (24 digits 1–3 separated by single spaces, a line feed after the last,
+/// eight of each digit), or `None` when the bytes are anything else.
+///
+/// Eight bytes at a time: each little-endian word holds four cells, digits
+/// in its even bytes and separators in its odd ones. A digit byte is
+/// `0x31`, `0x32` or `0x33`, so its bit 0 is set for 1 and 3 and its bit 1
+/// for 2 and 3; one multiplication gathers bit 0 of the four digits of a
+/// word into four adjacent bits, another bit 1.
+#[inline(always)]
+pub(crate) fn canonical_line_sets(bytes: &[u8; CANONICAL_LINE]) -> Option<[u32; 3]> {
+    /// Bit 0 of each digit byte of a word.
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    /// The separator bytes of a word.
+    const SEPARATORS: u64 = 0xff00_ff00_ff00_ff00;
+    /// Multiplying the lanes by it moves bits 0, 16, 32 and 48 to bits 56
+    /// to 59; no other product of two set bits lands on or carries into
+    /// them (the others land on bits 11, 26, 27, 41, 42, 43, or past 63).
+    const GATHER: u64 = (1 << 56) | (1 << 41) | (1 << 26) | (1 << 11);
+    let mut bit0 = 0u32;
+    let mut bit1 = 0u32;
+    let mut bad = 0u64;
+    for (index, word) in bytes.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let separators = if index == CANONICAL_LINE / 8 - 1 {
+            0x0a00_2000_2000_2000
+        } else {
+            0x2000_2000_2000_2000
+        };
+        bad |= (word & SEPARATORS) ^ separators;
+        let digits = word & !SEPARATORS;
+        // 0x30 to 0x33 ...
+        bad |= (digits & (0xfc * LANES)) ^ (0x30 * LANES);
+        let ones = digits & LANES;
+        let twos = (digits >> 1) & LANES;
+        // ... but not 0x30.
+        bad |= (ones | twos) ^ LANES;
+        bit0 |= (((ones.wrapping_mul(GATHER) >> 56) & 0xf) as u32) << (4 * index);
+        bit1 |= (((twos.wrapping_mul(GATHER) >> 56) & 0xf) as u32) << (4 * index);
+    }
+    let cells_of = [bit0 & !bit1, bit1 & !bit0, bit0 & bit1];
+    // Every cell holds 1, 2 or 3, so eight 1s and eight 2s leave eight 3s.
+    if bad != 0 || cells_of[0].count_ones() != 8 || cells_of[1].count_ones() != 8 {
+        return None;
+    }
+    Some(cells_of)
+}
+
 /// Parses a whole judge input held in memory, stopping at the first error.
 ///
 /// # Errors
@@ -789,6 +882,65 @@ mod tests {
         let error = results[0].as_ref().unwrap_err();
         assert!(error.is_fatal());
         assert_eq!(error.column(), MAX_LINE_LENGTH + 1);
+    }
+
+    /// The word-at-a-time reading of canonical lines agrees with a byte by
+    /// byte one on a valid line and on every change of one of its bytes.
+    #[test]
+    fn canonical_line_sets_match_a_plain_reading() {
+        let plain = |bytes: &[u8; CANONICAL_LINE]| -> Option<[u32; 3]> {
+            let mut sets = [0u32; 3];
+            for cell in 0..CELL_COUNT {
+                let separator = if cell + 1 < CELL_COUNT { b' ' } else { b'\n' };
+                if bytes[2 * cell + 1] != separator {
+                    return None;
+                }
+                match bytes[2 * cell] {
+                    digit @ b'1'..=b'3' => sets[usize::from(digit - b'1')] |= 1 << cell,
+                    _ => return None,
+                }
+            }
+            sets.iter().all(|set| set.count_ones() == 8).then_some(sets)
+        };
+        let line: [u8; CANONICAL_LINE] =
+            format!("{FIRST_BOARD}\n").into_bytes().try_into().unwrap();
+        assert!(plain(&line).is_some());
+        assert_eq!(canonical_line_sets(&line), plain(&line));
+        for position in 0..CANONICAL_LINE {
+            for byte in 0..=u8::MAX {
+                let mut changed = line;
+                changed[position] = byte;
+                assert_eq!(
+                    canonical_line_sets(&changed),
+                    plain(&changed),
+                    "{position} {byte}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_canonical_run_reads_what_the_iterator_reads() {
+        let input = SAMPLE.replace("0\n", "");
+        let input = format!("{input}{input} {input}\n\n{input}0\n");
+        let expected: Vec<_> = CaseReader::new(input.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        let mut reader = CaseReader::new(input.as_bytes());
+        let mut boards = Vec::new();
+        loop {
+            if reader.read_canonical_run(&mut boards, 3) > 0 {
+                continue;
+            }
+            let case = reader.next_case_number();
+            match reader.next() {
+                Some(board) => boards.push(board.unwrap()),
+                None => break,
+            }
+            assert_eq!(reader.next_case_number(), case + 1);
+        }
+        assert_eq!(boards, expected);
+        assert!(reader.saw_terminator());
     }
 
     #[test]

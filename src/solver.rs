@@ -9,14 +9,17 @@
 //!
 //! | solver | kind | guided by | use |
 //! | --- | --- | --- | --- |
-//! | [`PdbSolver`] (`pdb`) | IDA* | the exact [pattern database](crate::pattern_database) | the default: it never backtracks |
+//! | [`PdbSolver`] (`pdb`) | three table reads | the pattern database's certified [path table](crate::pattern_database::path_entry) | the default |
 //! | [`IdaSolver`] (`ida`) | IDA* | 8 minus the commonest centre digit's count | the classic judge solution |
 //! | [`BfsSolver`] (`bfs`) | breadth-first search | nothing | the reference, up to a bound on the optimal length |
-//! | [`DescentSolver`] (`descent`) | greedy descent | the exact pattern database | the answer `verify` expects |
+//! | [`DescentSolver`] (`descent`) | greedy descent | the exact pattern database's distances | the answer `verify` expects |
 //!
-//! The two IDA* solvers share one search driver, [`IdaStar`], and differ only
-//! in their [`Heuristic`]. The reference shares nothing with them but the
-//! board and the moves.
+//! [`IdaStar`] is the IDA* driver behind `ida`, generic over its
+//! [`Heuristic`]. `pdb` and `descent` both rest on the pattern database, by
+//! separate roads: `pdb` reads whole paths generated at build time, `descent`
+//! walks the distances move by move at run time, so `verify` holds one to
+//! the other. The reference shares nothing with them but the board and the
+//! moves.
 //!
 //! [`SOLVERS`] lists them by name, the default first: a new solver is one
 //! file in `src/solver/` and one line there.
@@ -25,7 +28,7 @@ mod bfs;
 mod centre_heuristic;
 mod descent;
 mod ida_star;
-mod pdb_heuristic;
+mod pdb;
 mod registry;
 
 use crate::board::{Board, Digit};
@@ -33,17 +36,15 @@ use crate::length::OptimalLength;
 use crate::moves::MoveSequence;
 
 pub use bfs::BfsSolver;
-pub use centre_heuristic::CentreHeuristic;
+pub use centre_heuristic::{CentreCounts, CentreHeuristic};
 pub use descent::{Descent, DescentSolver, descend};
-pub use ida_star::{Heuristic, IdaStar};
-pub use pdb_heuristic::PdbHeuristic;
+pub use ida_star::{Heuristic, IdaStar, MovePruning, Sifted};
+pub(crate) use pdb::PackedSolution;
+pub use pdb::PdbSolver;
 pub use registry::{SOLVERS, SolverEntry, SolverOptions, UnknownSolver};
 
 /// The classic solver: IDA* with the statement's heuristic.
 pub type IdaSolver = IdaStar<CentreHeuristic>;
-
-/// The default solver: IDA* guided by the exact pattern database.
-pub type PdbSolver = IdaStar<PdbHeuristic>;
 
 /// A solved board: the moves and the digit they leave in the centre.
 ///
@@ -133,6 +134,28 @@ pub trait Solver: Sync {
     /// [`SolveError::TooLong`] when the board needs more moves than
     /// [`max_optimal_length`](Solver::max_optimal_length).
     fn solve(&self, board: &Board) -> Result<Solution, SolveError>;
+
+    /// Solves `boards` in order, appending one solution per board to
+    /// `solutions`, each what [`solve`](Solver::solve) returns for it. The
+    /// provided form calls `solve` on each; a solver may answer a batch
+    /// faster, as the default solver does.
+    ///
+    /// # Errors
+    ///
+    /// The first board the solver refuses stops the batch with
+    /// [`solve`](Solver::solve)'s error. The solutions of the boards before
+    /// it have been appended, so the refused board is the one at the index
+    /// of the number of solutions appended.
+    fn solve_batch(
+        &self,
+        boards: &[Board],
+        solutions: &mut Vec<Solution>,
+    ) -> Result<(), SolveError> {
+        for board in boards {
+            solutions.push(self.solve(board)?);
+        }
+        Ok(())
+    }
 
     /// The greatest optimal length of the boards this solver answers: every
     /// board unless it says otherwise.

@@ -251,7 +251,7 @@ fn classic_nodes(boards: &[Board]) -> HashMap<Board, u64> {
         .par_iter()
         .map(|sets| {
             let board = Board::from_cell_sets(*sets).unwrap();
-            (*sets, IdaSolver::default().solve(&board).unwrap().nodes)
+            (*sets, IdaSolver::classic().solve(&board).unwrap().nodes)
         })
         .collect();
     boards.iter().map(|b| (*b, by_class[&class(b)])).collect()
@@ -517,7 +517,7 @@ fn the_classic_solution_is_the_search_whose_nodes_the_report_counts() {
         let boards = parse_all(input).unwrap();
         let ida: Vec<u64> = boards
             .iter()
-            .map(|b| IdaSolver::default().solve(b).unwrap().nodes)
+            .map(|b| IdaSolver::classic().solve(b).unwrap().nodes)
             .collect();
         assert_eq!(per_board, ida, "{}", row.name);
         assert_eq!(

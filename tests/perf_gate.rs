@@ -148,6 +148,8 @@ fn the_committed_baseline_covers_every_bench() {
     assert_eq!(
         names,
         [
+            "bfs.length_6_10",
+            "check.uniform_10000",
             "ida.length_8_10",
             "judge.uniform_10000",
             "parse.uniform_10000",

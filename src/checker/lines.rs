@@ -32,8 +32,11 @@ fn is_blank(byte: u8) -> bool {
 pub(crate) struct Line {
     /// Line number, 1-based.
     pub number: u64,
-    /// The first [`QUOTE_BYTES`] bytes of the line.
-    head: Vec<u8>,
+    /// The first [`QUOTE_BYTES`] bytes of the line (the first
+    /// `head_length` of this array), kept inline so that reading a line
+    /// allocates nothing.
+    head: [u8; QUOTE_BYTES],
+    head_length: usize,
     /// The line's length in bytes, without its line feed.
     length: u64,
     /// Length of the run of blanks (space, tab, CR) that ends the line.
@@ -53,11 +56,30 @@ pub(crate) struct Line {
     pub replayed: Option<Board>,
 }
 
+impl Default for Line {
+    /// An empty line, numbered 0, replaying nothing.
+    fn default() -> Line {
+        Line {
+            number: 0,
+            head: [0; QUOTE_BYTES],
+            head_length: 0,
+            length: 0,
+            trailing_blanks: 0,
+            ends_with_cr: false,
+            has_newline: false,
+            has_inner_blank: false,
+            letters_only: true,
+            letters: 0,
+            replayed: None,
+        }
+    }
+}
+
 impl Line {
     /// The line without its trailing blanks, as far as it was kept; the
     /// whole of it when [`Line::core_length`] is at most [`QUOTE_BYTES`].
     pub fn core_head(&self) -> &[u8] {
-        let core = self.core_length().min(self.head.len() as u64) as usize;
+        let core = self.core_length().min(self.head_length as u64) as usize;
         &self.head[..core]
     }
 
@@ -77,9 +99,23 @@ impl Line {
     }
 
     fn take(&mut self, bytes: &[u8]) {
-        let room = QUOTE_BYTES.saturating_sub(self.head.len());
-        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        let kept = bytes.len().min(QUOTE_BYTES - self.head_length);
+        self.head[self.head_length..self.head_length + kept].copy_from_slice(&bytes[..kept]);
+        self.head_length += kept;
         self.length += bytes.len() as u64;
+        // The common case, move letters only after no blank: what the loop
+        // below does, without deciding byte by byte.
+        let letters = |byte: &u8| byte.wrapping_sub(b'A') < 8;
+        if !bytes.is_empty() && self.trailing_blanks == 0 && bytes.iter().all(letters) {
+            self.letters += bytes.len() as u64;
+            if let Some(board) = &mut self.replayed {
+                for &letter in bytes {
+                    *board = board.apply(Move::ALL[usize::from((letter - b'A') & 7)]);
+                }
+            }
+            self.ends_with_cr = false;
+            return;
+        }
         for &byte in bytes {
             if is_blank(byte) {
                 self.trailing_blanks += 1;
@@ -172,22 +208,24 @@ impl<R: Read> LineReader<R> {
 
     /// The next line, with the move letters in it applied to `replay_from`
     /// when given; `None` at the end of the output.
+    #[cfg(test)]
     pub fn next_line(&mut self, replay_from: Option<Board>) -> Result<Option<Line>, Stop> {
+        let mut line = Line::default();
+        Ok(self.read_line(&mut line, replay_from)?.then_some(line))
+    }
+
+    /// Reads the next line into `line` (whatever it held before), with the
+    /// move letters in it applied to `replay_from` when given; false at the
+    /// end of the output. Reusing one `Line` saves moving its kept bytes.
+    pub fn read_line(&mut self, line: &mut Line, replay_from: Option<Board>) -> Result<bool, Stop> {
         if self.position == self.filled && !self.refill()? {
-            return Ok(None);
+            return Ok(false);
         }
         self.lines += 1;
-        let mut line = Line {
+        *line = Line {
             number: self.lines,
-            head: Vec::with_capacity(QUOTE_BYTES),
-            length: 0,
-            trailing_blanks: 0,
-            ends_with_cr: false,
-            has_newline: false,
-            has_inner_blank: false,
-            letters_only: true,
-            letters: 0,
             replayed: replay_from,
+            ..Line::default()
         };
         loop {
             let available = &self.buffer[self.position..self.filled];
@@ -196,13 +234,13 @@ impl<R: Read> LineReader<R> {
                     line.take(&available[..end]);
                     line.has_newline = true;
                     self.position += end + 1;
-                    return Ok(Some(line));
+                    return Ok(true);
                 }
                 None => {
                     line.take(available);
                     self.position = self.filled;
                     if !self.refill()? {
-                        return Ok(Some(line));
+                        return Ok(true);
                     }
                 }
             }

@@ -1,5 +1,6 @@
-//! How hard a board is for the classic solution: the nodes the `ida` solver
-//! (IDA* with the statement's estimate) generates on it.
+//! How hard a board is for the classic solution: the nodes the classic IDA*
+//! ([`IdaSolver::classic`]: the statement's estimate, only the undo of the
+//! previous move skipped) generates on it.
 //!
 //! The classic search looks at the board only through the moves, the
 //! centre's digit counts and whether the centre is uniform, none of which
@@ -22,9 +23,9 @@ fn relabelling_class(board: &Board) -> [u32; 3] {
     sets
 }
 
-/// The nodes the `ida` solver generates on `board`.
+/// The nodes the classic IDA* generates on `board`.
 pub(crate) fn nodes(board: &Board) -> u64 {
-    IdaSolver::default()
+    IdaSolver::classic()
         .solve(board)
         .expect("the ida solver answers every board")
         .nodes

@@ -39,12 +39,25 @@
 //! The number of boards within `k` moves grows about sevenfold per level, so
 //! the search refuses boards whose optimal length is above its bound: it
 //! stops after expanding that level and returns [`SolveError::TooLong`]. At
-//! the default bound of 8 it holds at most about six million boards (a few
-//! hundred megabytes).
+//! the default bound of 8 it holds at most about six million boards, 8 bytes
+//! each and the hash set's room to spare (about a hundred megabytes).
+//!
+//! # Representation
+//!
+//! A discovered board is kept as one `u64` ([`Discovered`]): the 1s' and
+//! the 2s' cell sets (48 bits), and the move that discovered it in the bits
+//! above; entries compare and hash by their board only. That is half the
+//! memory of a map from [`Board`] to `Option<Move>`, and one probe of the
+//! set per child: `insert` keeps the first entry of a board, so the first
+//! discovery's move stays, as the proof above needs.
 
-use rustc_hash::FxHashMap;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxBuildHasher;
 
 use crate::board::Board;
+use crate::geometry::ALL_CELLS;
 use crate::length::OptimalLength;
 use crate::moves::{Move, MoveSequence};
 use crate::solver::{Solution, SolveError, Solver};
@@ -102,28 +115,34 @@ impl Solver for BfsSolver {
                 nodes: 1,
             });
         }
-        // For each discovered board, the move that discovered it (none for
-        // the start).
-        let mut discovered_by: FxHashMap<Board, Option<Move>> = FxHashMap::default();
-        discovered_by.insert(*start, None);
-        let mut level = vec![*start];
+        // Every discovered board, with the move that discovered it (none
+        // for the start).
+        let mut discovered: HashSet<Discovered, FxBuildHasher> = HashSet::default();
+        discovered.insert(Discovered::new(pack(start), None));
+        let mut level = vec![pack(start)];
         for _ in 0..self.max_length.moves() {
             let mut next_level = Vec::with_capacity(level.len() * 7);
-            for board in &level {
+            // Each board has at most seven undiscovered neighbours (its
+            // parent is one move back): growing the set once per level
+            // spares rehashing it step by step.
+            discovered.reserve(level.len() * 7);
+            for &board in &level {
+                let board = unpack(board);
                 for m in Move::ALL {
                     let child = board.apply(m);
-                    if discovered_by.contains_key(&child) {
+                    // `insert` keeps a board's first entry, and says whether
+                    // the board is new.
+                    if !discovered.insert(Discovered::new(pack(&child), Some(m))) {
                         continue;
                     }
-                    discovered_by.insert(child, Some(m));
                     if let Some(centre) = child.uniform_centre() {
                         return Ok(Solution {
-                            moves: path_to(child, &discovered_by),
+                            moves: path_to(child, &discovered),
                             centre,
-                            nodes: discovered_by.len() as u64,
+                            nodes: discovered.len() as u64,
                         });
                     }
-                    next_level.push(child);
+                    next_level.push(pack(&child));
                 }
             }
             level = next_level;
@@ -134,12 +153,91 @@ impl Solver for BfsSolver {
     }
 }
 
+/// A board in 48 bits: the cells of the 1s, then those of the 2s (the 3s
+/// are the rest).
+fn pack(board: &Board) -> u64 {
+    let [ones, twos, _] = board.cell_sets().map(|cells| u64::from(cells.mask()));
+    ones | (twos << 24)
+}
+
+/// The board [`pack`] packed.
+fn unpack(packed: u64) -> Board {
+    let ones = (packed & u64::from(ALL_CELLS)) as u32;
+    let twos = ((packed >> 24) & u64::from(ALL_CELLS)) as u32;
+    Board::from_cell_sets_unchecked([ones, twos, ALL_CELLS & !(ones | twos)])
+}
+
+/// A discovered board, packed, and the move that discovered it in the bits
+/// above: 8 bytes instead of the 16 of a board and a move. Two entries are
+/// equal, and hash alike, when their boards are, whatever their moves.
+#[derive(Clone, Copy, Debug)]
+struct Discovered(u64);
+
+/// The bits of a [`Discovered`] that hold the board.
+const BOARD_BITS: u64 = (1 << 48) - 1;
+
+/// The move bits of a [`Discovered`] without a move (the start).
+const NO_MOVE: u64 = 8;
+
+impl Discovered {
+    fn new(board: u64, by: Option<Move>) -> Discovered {
+        let by = by.map_or(NO_MOVE, |m| m.index() as u64);
+        Discovered(board | (by << 48))
+    }
+
+    /// The move that discovered the board, none for the start.
+    fn by(self) -> Option<Move> {
+        Move::from_index((self.0 >> 48) as usize)
+    }
+}
+
+impl PartialEq for Discovered {
+    fn eq(&self, other: &Discovered) -> bool {
+        self.0 & BOARD_BITS == other.0 & BOARD_BITS
+    }
+}
+
+impl Eq for Discovered {}
+
+impl Hash for Discovered {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.0 & BOARD_BITS).hash(state);
+    }
+}
+
 /// The moves that discovered `board`, from the start.
-fn path_to(mut board: Board, discovered_by: &FxHashMap<Board, Option<Move>>) -> MoveSequence {
+fn path_to(mut board: Board, discovered: &HashSet<Discovered, FxBuildHasher>) -> MoveSequence {
+    let by = |board: &Board| {
+        discovered
+            .get(&Discovered::new(pack(board), None))
+            .expect("every board on the path was discovered")
+            .by()
+    };
     let mut reversed = Vec::new();
-    while let Some(m) = discovered_by[&board] {
+    while let Some(m) = by(&board) {
         reversed.push(m);
         board = board.apply(m.inverse());
     }
     reversed.into_iter().rev().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::{Generator, Mode};
+
+    #[test]
+    fn boards_pack_and_entries_compare_by_board_alone() {
+        for board in Generator::new(3, Mode::Uniform).boards(1000) {
+            assert_eq!(unpack(pack(&board)), board);
+            let by_d = Discovered::new(pack(&board), Some(Move::ALL[3]));
+            let start = Discovered::new(pack(&board), None);
+            assert_eq!(by_d, start);
+            assert_eq!((by_d.by(), start.by()), (Some(Move::ALL[3]), None));
+            let other = board.apply(Move::ALL[0]);
+            if other != board {
+                assert_ne!(Discovered::new(pack(&other), None), start);
+            }
+        }
+    }
 }

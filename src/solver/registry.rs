@@ -46,7 +46,7 @@ const fn length(moves: u8) -> OptimalLength {
 pub const SOLVERS: &[SolverEntry] = &[
     SolverEntry {
         name: "pdb",
-        about: "IDA* with the exact pattern database (the default)",
+        about: "the answer read from the pattern database's path table (the default)",
         quick_max_length: OptimalLength::MAX,
         build: |_| Box::new(PdbSolver::default()),
     },
@@ -122,6 +122,39 @@ mod tests {
             SolverEntry::find("fast").unwrap_err().to_string(),
             "unknown solver \"fast\", expected one of pdb, ida, bfs, descent"
         );
+    }
+
+    #[test]
+    fn a_batch_is_solved_as_each_board_alone_up_to_the_first_refusal() {
+        use crate::generator::{Generator, Mode};
+        let options = SolverOptions {
+            max_length: length(4),
+        };
+        for entry in SOLVERS {
+            let solver = (entry.build)(&options);
+            let quick = entry.quick_max_length.min(length(5));
+            let boards: Vec<_> = OptimalLength::all()
+                .filter(|&length| length <= quick)
+                .flat_map(|length| Generator::new(3, Mode::Length(length)).boards(4))
+                .collect();
+            let alone: Vec<_> = boards.iter().map(|board| solver.solve(board)).collect();
+            let mut batch = Vec::new();
+            let outcome = solver.solve_batch(&boards, &mut batch);
+            let refused = alone.iter().position(Result::is_err);
+            assert_eq!(
+                batch.len(),
+                refused.unwrap_or(boards.len()),
+                "{}",
+                entry.name
+            );
+            for (found, expected) in batch.iter().zip(&alone) {
+                assert_eq!(Ok(found), expected.as_ref(), "{}", entry.name);
+            }
+            match refused {
+                Some(index) => assert_eq!(Err(outcome.unwrap_err()), alone[index]),
+                None => assert_eq!(outcome, Ok(())),
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use rotation_game::{Board, MoveSequence};
 use serde::Serialize;
 
 use crate::exit;
-use crate::input;
+use crate::input::{self, Input};
 use crate::solver_args::{self, BoundArgs};
 
 /// Solve judge input: for each case, the lexicographically smallest shortest
@@ -33,8 +33,8 @@ pub struct SolveArgs {
     /// Judge input to read; standard input when absent or "-".
     input: Option<PathBuf>,
 
-    /// Which solver answers: pdb (IDA* with an exact pattern database, the
-    /// default), ida (the classic IDA*), bfs (the breadth-first reference,
+    /// Which solver answers: pdb (the answer read from the pattern
+    /// database's path table, the default), ida (the classic IDA*), bfs (the breadth-first reference,
     /// which refuses boards needing more than --max-length moves), or
     /// descent (greedy descent on the pattern database).
     #[arg(long, value_name = "SOLVER", default_value = SolverEntry::default_entry().name,
@@ -145,7 +145,7 @@ fn message(error: &CaseError, solver: &str) -> String {
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
-    let input = match input::open(args.input.as_deref()) {
+    let input = match input::open_input(args.input.as_deref()) {
         Ok(input) => input,
         Err((path, error)) => {
             eprintln!("rotation-game: cannot open {}: {error}", path.display());
@@ -171,18 +171,19 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let stdout = io::stdout().lock();
     let mut read_failed = false;
     let mut bad_input = false;
-    let result = judge::solve_stream(
-        input,
-        stdout,
-        solver.as_ref(),
-        format,
-        options,
-        &mut |error| {
-            read_failed |= matches!(error, CaseError::Parse(e) if e.is_io());
-            bad_input = true;
-            eprintln!("rotation-game: {}", message(error, args.solver.name));
-        },
-    );
+    let mut report = |error: &CaseError| {
+        read_failed |= matches!(error, CaseError::Parse(e) if e.is_io());
+        bad_input = true;
+        eprintln!("rotation-game: {}", message(error, args.solver.name));
+    };
+    let solver = solver.as_ref();
+    // A file (even on standard input) is read by every thread at once.
+    let result = match input {
+        Input::File(file) => judge::solve_file(file, stdout, solver, format, options, &mut report),
+        Input::Stream(input) => {
+            judge::solve_stream(input, stdout, solver, format, options, &mut report)
+        }
+    };
     if read_failed {
         return ExitCode::from(exit::IO_ERROR);
     }

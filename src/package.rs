@@ -41,6 +41,7 @@
 //! default package on the development machine.
 
 mod classic_effort;
+mod classic_search;
 mod coverage;
 mod mistake;
 mod search;
@@ -51,6 +52,7 @@ mod test_set;
 use crate::judge::write_answer;
 use crate::parser::format_input;
 
+pub use classic_search::ClassicSearch;
 pub use coverage::{CoverageReport, FileCoverage};
 pub use mistake::{BEST_FIRST_MAX_LENGTH, LINE_PAIRS_ORDER, Mistake, MoveOrder, PairRule};
 pub use standalone::{

@@ -53,7 +53,8 @@ pub struct FileCoverage {
     pub most_shortest_sequences: u64,
     /// Boards of 13 moves, the most any board needs.
     pub hardest_boards: usize,
-    /// The nodes the classic IDA* (`ida`) generates on all its boards.
+    /// The nodes the classic IDA* ([`ClassicSearch`](crate::package::ClassicSearch),
+    /// `classic_ida.cpp`) generates on all its boards.
     pub classic_nodes: u64,
     /// The most it generates on one board.
     pub classic_nodes_most: u64,
@@ -242,8 +243,9 @@ impl CoverageReport {
             out,
             "Lengths are the boards' optimal lengths; digits and first letters are those of \
              the answers; tie-break boards have two or more shortest sequences (the most any \
-             has in brackets); classic nodes are those the classic IDA* (the `ida` solver of \
-             rotation-game) generates on the whole file, the most on one board in brackets.\n"
+             has in brackets); classic nodes are the boards the classic IDA* \
+             (`submissions/accepted/classic_ida.cpp`) generates on the whole file, the most on \
+             one board in brackets.\n"
         )?;
         writeln!(
             out,

@@ -518,10 +518,7 @@ fn the_classic_solution_is_the_search_whose_nodes_the_report_counts() {
             .map(|line| line.parse().unwrap())
             .collect();
         let boards = parse_all(input).unwrap();
-        let model: Vec<u64> = boards
-            .iter()
-            .map(|b| ClassicSearch::run(b).nodes)
-            .collect();
+        let model: Vec<u64> = boards.iter().map(|b| ClassicSearch::run(b).nodes).collect();
         assert_eq!(per_board, model, "{}", row.name);
         assert_eq!(
             per_board.iter().sum::<u64>(),

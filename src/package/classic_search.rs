@@ -121,14 +121,12 @@ mod tests {
 
     #[test]
     fn the_classic_search_finds_the_answer() {
-        let boards = sample::boards().into_iter().chain(
-            [0, 1, 5, 9]
-                .into_iter()
-                .flat_map(|moves| {
-                    let length = OptimalLength::new(moves).unwrap();
-                    Generator::new(2, Mode::Length(length)).boards(3)
-                }),
-        );
+        let boards = sample::boards()
+            .into_iter()
+            .chain([0, 1, 5, 9].into_iter().flat_map(|moves| {
+                let length = OptimalLength::new(moves).unwrap();
+                Generator::new(2, Mode::Length(length)).boards(3)
+            }));
         for board in boards {
             let right = PdbSolver::default().solve(&board).unwrap();
             assert_eq!(ClassicSearch::run(&board).moves, right.moves, "{board}");

@@ -36,8 +36,8 @@ use rustc_hash::FxHashMap;
 
 use crate::board::{Board, Digit};
 use crate::moves::{Move, MoveSequence};
-use crate::pattern_database::{distance, optimal_length};
 use crate::package::classic_search;
+use crate::pattern_database::{distance, optimal_length};
 use crate::solver::{Solution, descend};
 
 /// A flaw of a wrong solution.

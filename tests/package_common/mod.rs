@@ -30,8 +30,9 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Compiles `source` (the program's, or a variant of it) into
-/// `dir/<file stem><suffix>` with the compiler and flags problemtools uses
-/// for its language, plus `extra` flags; returns the executable.
+/// `dir/<file stem><suffix>` with the command problemtools uses for its
+/// language ([`Language::build_command`]), plus the warnings as errors and
+/// `extra` flags; returns the executable.
 ///
 /// # Panics
 ///
@@ -44,42 +45,18 @@ pub fn compile(
     extra: &[&str],
 ) -> PathBuf {
     let stem = program.file_name.rsplit_once('.').expect("an extension").0;
-    let source_path = dir.join(format!("{stem}{suffix}.{}", extension(program.language)));
+    let source_path = dir.join(format!("{stem}{suffix}.{}", program.language.extension()));
     std::fs::write(&source_path, source).expect("the scratch folder is writable");
     let binary = dir.join(format!("{stem}{suffix}"));
-    let mut command = match program.language {
-        Language::Cpp => {
-            let mut command = Command::new("g++");
-            command.args([
-                "-O2",
-                "-std=gnu++23",
-                "-static",
-                "-Wall",
-                "-Wextra",
-                "-Werror",
-            ]);
-            command
-        }
-        Language::Rust => {
-            let mut command = Command::new("rustc");
-            command.args([
-                "--edition",
-                "2021",
-                "-C",
-                "opt-level=3",
-                "--crate-type",
-                "bin",
-                "-D",
-                "warnings",
-            ]);
-            command
-        }
+    let command = program.language.build_command(&source_path, &binary);
+    let warnings: &[&str] = match program.language {
+        Language::Cpp => &["-Wall", "-Wextra", "-Werror"],
+        Language::Rust => &["-D", "warnings"],
     };
-    let output = command
+    let output = Command::new(&command[0])
+        .args(&command[1..])
+        .args(warnings)
         .args(extra)
-        .arg("-o")
-        .arg(&binary)
-        .arg(&source_path)
         .output()
         .expect("the compiler runs");
     assert!(
@@ -89,13 +66,6 @@ pub fn compile(
         String::from_utf8_lossy(&output.stderr)
     );
     binary
-}
-
-fn extension(language: Language) -> &'static str {
-    match language {
-        Language::Cpp => "cpp",
-        Language::Rust => "rs",
-    }
 }
 
 /// Runs `binary` with `args`, feeding it `stdin`, and waits for it.

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use rotation_game::package::{self, Language, Package, PackageOptions, Program};
+use rayon::prelude::*;
+use rotation_game::package::{self, Language, Package, PackageOptions, Program, SUBMISSIONS};
 
 /// The seed of the package the tests check (the one CI verifies).
 pub const SEED: u64 = 1;
@@ -20,6 +21,48 @@ pub fn package() -> &'static Package {
     PACKAGE.get_or_init(|| {
         package::build(&PackageOptions::with_seed(SEED), &|_| {}).expect("the package builds")
     })
+}
+
+/// The package of [`SEED`] written to disk once per test binary, in the
+/// Kattis layout: its folder (named `rotationgame`, as Kattis wants).
+pub fn written_package() -> &'static Path {
+    static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
+    WRITTEN.get_or_init(|| {
+        let dir = scratch(&format!("{}-package", env!("CARGO_CRATE_NAME"))).join("rotationgame");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("the scratch folder is writable");
+        }
+        for file in &package().files {
+            let path = dir.join(&file.path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).unwrap();
+            std::fs::write(&path, &file.contents).unwrap();
+        }
+        dir
+    })
+}
+
+/// Every submission of the package, compiled once per test binary (in
+/// parallel) as problemtools compiles it, warnings as errors.
+pub fn compiled_submissions() -> &'static [(&'static Program, PathBuf)] {
+    static COMPILED: OnceLock<Vec<(&'static Program, PathBuf)>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let dir = scratch(&format!("{}-submissions", env!("CARGO_CRATE_NAME")));
+        SUBMISSIONS
+            .par_iter()
+            .map(|program| {
+                let source = std::str::from_utf8(file(package(), &program.path())).unwrap();
+                (program, compile(program, source, &dir, "", &[]))
+            })
+            .collect()
+    })
+}
+
+/// The compiled submission named `file_name`.
+pub fn submission(file_name: &str) -> &'static (&'static Program, PathBuf) {
+    compiled_submissions()
+        .iter()
+        .find(|(program, _)| program.file_name == file_name)
+        .unwrap_or_else(|| panic!("no submission {file_name}"))
 }
 
 /// A folder for this test binary's builds, under Cargo's temporary folder.

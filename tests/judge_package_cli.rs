@@ -126,10 +126,7 @@ fn the_pattern_database_solution_is_accepted_on_every_file_within_the_package_li
     let cases = junit_cases(&junit);
     assert_eq!(cases.len(), rows.len());
     for ((name, failure), row) in cases.iter().zip(rows) {
-        assert_eq!(
-            name,
-            &format!("{} ({} cases)", judged_name(row), row.cases)
-        );
+        assert_eq!(name, &format!("{} ({} cases)", judged_name(row), row.cases));
         assert_eq!(failure, &None, "{name}");
     }
 }
@@ -171,9 +168,16 @@ fn the_classic_solution_is_accepted_on_the_files_it_gets_through_quickly() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let files = json_files(&report);
     assert_eq!(files.len(), rows.len());
-    assert!(files.iter().all(|(_, verdict)| verdict == "AC"), "{files:?}");
+    assert!(
+        files.iter().all(|(_, verdict)| verdict == "AC"),
+        "{files:?}"
+    );
     assert_eq!(report["layout"], "plain");
-    assert!(junit_cases(&junit).iter().all(|(_, failure)| failure.is_none()));
+    assert!(
+        junit_cases(&junit)
+            .iter()
+            .all(|(_, failure)| failure.is_none())
+    );
 }
 
 #[test]
@@ -233,10 +237,9 @@ fn each_planted_wrong_answer_is_rejected_first_on_the_file_the_report_names() {
         assert_eq!(first["verdict"].as_str(), Some(verdict.as_str()), "{name}");
         // The failing case is shown with the right answer to it.
         let case = first["case"].as_u64().expect("a failing case") as usize;
-        let answer = std::fs::read_to_string(
-            written_package().join(format!("{}.ans", rows[expected].path)),
-        )
-        .unwrap();
+        let answer =
+            std::fs::read_to_string(written_package().join(format!("{}.ans", rows[expected].path)))
+                .unwrap();
         let expected_output = first["expected_output"].as_str().unwrap();
         let lines: Vec<&str> = answer.lines().skip(2 * (case - 1)).take(2).collect();
         assert_eq!(expected_output, format!("{}\n", lines.join("\n")), "{name}");
@@ -304,12 +307,12 @@ fn the_slow_solution_exceeds_a_small_time_limit_on_a_hard_file() {
     assert_eq!(report["first_failure"]["verdict"], "TLE");
     assert_eq!(
         junit_cases(&junit),
-        [(
-            format!("01 ({} cases)", hard.cases),
-            Some("TLE".to_owned())
-        )]
+        [(format!("01 ({} cases)", hard.cases), Some("TLE".to_owned()))]
     );
     let text = stdout(&output);
-    assert!(text.contains("verdicts: 1 time limit exceeded (TLE)"), "{text}");
+    assert!(
+        text.contains("verdicts: 1 time limit exceeded (TLE)"),
+        "{text}"
+    );
     assert!(text.contains("--time-limit 1"), "{text}");
 }

@@ -211,7 +211,15 @@ impl fmt::Display for CalibrationProblem {
     }
 }
 
-/// The outcome of calibrating a package.
+/// The outcome of calibrating a package: the time limit, the slowest
+/// accepted run times [`TIME_MULTIPLIER`] rounded up to a whole second, as
+/// problemtools sets it; and each submission's result, checked against its
+/// folder's verdict (a wrong output format counts as a wrong answer, as the
+/// package's output validator reports it) and against the first failing
+/// file its model predicts (the first file the report says catches its
+/// mistake; for the slow ones, the first holding a board of more than
+/// [`SLOW_QUICK_MAX_LENGTH`] moves, which they must fail by running past
+/// [`TIME_SAFETY_MARGIN`] times the limit).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Calibration {
     /// The slowest run of an accepted submission.
@@ -256,7 +264,7 @@ pub(crate) fn predicted_first_failure<'a>(
 impl Calibration {
     /// The calibration of the package whose coverage `report` gives, from
     /// the runs of its submissions (the accepted ones' runs give the
-    /// limit); see the [module docs](self).
+    /// limit); see [`Calibration`].
     ///
     /// `None` when no accepted submission made a run.
     pub fn new(runs: &[SubmissionRuns], report: &CoverageReport) -> Option<Calibration> {

@@ -45,6 +45,15 @@ pub(crate) fn estimate(board: &Board) -> u8 {
 
 /// What the classic search does on one board: the answer it prints and the
 /// boards it generates on the way.
+///
+/// The search is iterative deepening A* with the statement's estimate (8
+/// minus how often the commonest digit appears in the centre): depth-first
+/// passes trying the moves in order A..H, never the inverse of the move
+/// just played, pruning a child when its depth plus its estimate exceeds
+/// the bound, which starts at the board's estimate and rises to the least
+/// value a pass pruned. Every board generated is counted: the start once,
+/// and each child as it is made (before it is estimated or pruned), in
+/// every pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassicSearch {
     /// The moves it prints: the lexicographically smallest shortest
@@ -64,7 +73,7 @@ enum Pass {
 }
 
 impl ClassicSearch {
-    /// Runs the classic search on `board` (see the [module docs](self)).
+    /// Runs the classic search on `board` (see [`ClassicSearch`]).
     pub fn run(board: &Board) -> ClassicSearch {
         let mut search = ClassicSearch {
             moves: MoveSequence::new(),

@@ -10,6 +10,10 @@
 #                             (NO_DICTIONARY_TARGETS in fuzz/targets.sh)
 #   <target>.options          for the slow targets (SLOW_TARGETS in
 #                             fuzz/targets.sh), libFuzzer's per-input timeout
+# and standalone/validate and standalone/check, the problem package's
+# standalone input and output validators, which the targets of
+# PROCESS_TARGETS run on every input and look for beside themselves (a
+# runner has no compiler).
 #
 # In the builder image (.clusterfuzzlite/Dockerfile) this runs as $SRC/build.sh
 # with the repository at $SRC/rotation-game. It also runs outside Docker, with
@@ -104,6 +108,19 @@ for target in $targets; do
         printf '[libfuzzer]\ntimeout = %s\n' "$timeout" >"$OUT/$target.options"
     fi
 done
+
+if [ -n "$PROCESS_TARGETS" ]; then
+    # problemtools' flags with g++; the builder image may have only clang.
+    if command -v g++ >/dev/null 2>&1; then
+        cxx=(g++ -O2 -std=gnu++23 -static)
+    else
+        cxx=(clang++ -O2 -std=gnu++2b)
+    fi
+    mkdir -p "$OUT/standalone"
+    for program in input_validators/validate output_validators/check; do
+        "${cxx[@]}" -o "$OUT/standalone/$(basename "$program")" "src/package/standalone/$program.cpp"
+    done
+fi
 
 echo "build.sh: $(echo "$targets" | wc -w) targets in $OUT:"
 ls -l "$OUT"

@@ -8,6 +8,8 @@
 #     listed in NO_DICTIONARY_TARGETS (fuzz/targets.sh), which must have none,
 #   - <target>.options setting libFuzzer's timeout for the slow targets
 #     (SLOW_TARGETS), and none for the others,
+# that standalone/validate and standalone/check are there for the targets
+# that run them (PROCESS_TARGETS),
 # and that each binary runs over its seeds (-runs=0: no fuzzing).
 #
 # Needs a nightly toolchain and cargo-fuzz; without them it says SKIPPED and
@@ -97,6 +99,14 @@ for target in $targets; do
         problems+=("$target: has $target.options but is not slow (SLOW_TARGETS)")
     fi
 done
+
+if [ -n "$PROCESS_TARGETS" ]; then
+    for program in validate check; do
+        if [ ! -x "$out/standalone/$program" ]; then
+            problems+=("standalone/$program missing from OUT (the targets $PROCESS_TARGETS run it)")
+        fi
+    done
+fi
 
 echo "cflite-build: OUT holds:"
 (cd "$out" && ls -l)

@@ -100,6 +100,11 @@ head -n 3 "$right" >"$seeds/check/missing-cases"
 { cat "$right"; echo extra; } >"$seeds/check/extra-output"
 { cat "$right"; head -c 40 /dev/zero | tr '\0' ' '; } >"$seeds/check/over-limit"
 
+# standalone_validator and standalone_checker: the package's standalone
+# programs read what validate and check read.
+cp "$seeds/validate/"* "$seeds/standalone_validator/"
+cp "$seeds/check/"* "$seeds/standalone_checker/"
+
 echo "seeds written to $seeds/:"
 for dir in "$seeds"/*/; do
     echo "  $(basename "$dir"): $(find "$dir" -type f | wc -l) files, $(cat "$dir"* | wc -c) bytes"

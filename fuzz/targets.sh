@@ -15,6 +15,20 @@ uses_dictionary() {
     esac
 }
 
+# The targets that run another program on every input (the problem
+# package's standalone validator and checker, built with g++ on first use,
+# or found in standalone/ beside the fuzz binary): slow, a process per input.
+# ClusterFuzzLite's build.sh builds those programs into $OUT/standalone/.
+PROCESS_TARGETS="standalone_checker standalone_validator"
+
+# runs_programs TARGET: whether TARGET runs another program on every input.
+runs_programs() {
+    case " $PROCESS_TARGETS " in
+        *" $1 "*) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
 # The slow targets and the time one input may take before libFuzzer calls it
 # a timeout, in seconds: board_deep runs ida on boards of up to 13 moves
 # (0.4 s in a release build, several times that under AddressSanitizer on a

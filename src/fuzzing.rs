@@ -27,6 +27,8 @@
 //! | [`judge`] | judge input | the `solve` pipeline gives byte-identical outcomes on one thread and on several, the ones the parser predicts; the validator accepts exactly the canonical form; the checker accepts the output of valid input |
 //! | [`board()`] | a [`BoardCase`] (structure-aware, with `arbitrary`) | on the board, its relabelled and its symmetric image, every solver quick enough agrees with the descent; relabelling changes only the digit, a symmetry keeps the length |
 //! | [`board_deep`] | a [`BoardCase`] | every solver that accepts the board, as far as its default bound, agrees with the descent (the slow half of `board`) |
+//! | [`standalone_validator`] | a test file | the problem package's standalone input validator (C++) exits 42 exactly when the crate's strict validator accepts, and names the same line and column |
+//! | [`standalone_checker`] | a contestant's output for [`CHECK_INPUT`] | the package's standalone output validator (C++) gives the crate checker's exit status, verdict and case, leniently and with strict whitespace |
 //!
 //! # Adding a target
 //!
@@ -37,12 +39,16 @@
 //! agree. Structure-aware targets build their input with `arbitrary`, as
 //! [`BoardCase`] does.
 //!
-//! A target that compares another program with the crate (a standalone
-//! validator or checker, say) runs it on the bytes and asserts that its
-//! exit status is the crate's verdict: [`validator_exit_code`] and
+//! A target that compares another program with the crate (the package's
+//! standalone validator and checker) runs it on the bytes and asserts that
+//! its exit status is the crate's verdict: [`validator_exit_code`] and
 //! [`checker_exit_code`] give the status a program following testlib's or
 //! Kattis's convention must return, and `stress::runner::Runner` runs a
-//! program within limits on its time, memory and output.
+//! program within limits on its time, memory and output. Such a target
+//! starts a process per input, so it is slow: its entry in [`TARGETS`] says
+//! so ([`Target::runs_programs`]), and so does `fuzz/targets.sh`
+//! (`PROCESS_TARGETS`). See [`standalone_validator`] for how it finds the
+//! program.
 //!
 //! # Why a feature
 //!
@@ -59,6 +65,8 @@ mod judge;
 mod parse;
 pub mod replay;
 mod solve;
+#[cfg(unix)]
+mod standalone;
 mod validate;
 mod verdicts;
 
@@ -68,6 +76,8 @@ pub use decode::{decode_board, encode_board};
 pub use judge::judge;
 pub use parse::parse;
 pub use solve::solve;
+#[cfg(unix)]
+pub use standalone::{standalone_checker, standalone_validator};
 pub use validate::validate;
 pub use verdicts::{checker_exit_code, checker_verdict, validator_exit_code};
 
@@ -87,6 +97,12 @@ pub struct Target {
     /// dictionary `fuzz/rotation.dict` helps it (binary board encodings
     /// have no use for it).
     pub dictionary: bool,
+    /// Whether each input runs another program, a process per input (the
+    /// package's standalone validator and checker): such a target is slow,
+    /// hundreds of inputs a second at most, a few for the checker, and
+    /// needs `g++` to build the program once (or the program built beside
+    /// the fuzz target, as ClusterFuzzLite's build puts it).
+    pub runs_programs: bool,
 }
 
 impl Target {
@@ -115,12 +131,14 @@ pub const TARGETS: &[Target] = &[
         check: board,
         modules: SOLVER_MODULES,
         dictionary: false,
+        runs_programs: false,
     },
     Target {
         name: "board_deep",
         check: board_deep,
         modules: SOLVER_MODULES,
         dictionary: false,
+        runs_programs: false,
     },
     Target {
         name: "check",
@@ -131,6 +149,7 @@ pub const TARGETS: &[Target] = &[
             "src/untrusted/quote.rs",
         ],
         dictionary: true,
+        runs_programs: false,
     },
     Target {
         name: "judge",
@@ -144,23 +163,47 @@ pub const TARGETS: &[Target] = &[
             "src/checker/lines.rs",
         ],
         dictionary: true,
+        runs_programs: false,
     },
     Target {
         name: "parse",
         check: parse,
         modules: &["src/parser.rs", "src/untrusted/quote.rs"],
         dictionary: true,
+        runs_programs: false,
     },
     Target {
         name: "solve",
         check: solve,
         modules: SOLVER_MODULES,
         dictionary: false,
+        runs_programs: false,
+    },
+    #[cfg(unix)]
+    Target {
+        name: "standalone_checker",
+        check: standalone_checker,
+        modules: &[
+            "src/checker.rs",
+            "src/checker/lines.rs",
+            "src/convention.rs",
+        ],
+        dictionary: true,
+        runs_programs: true,
+    },
+    #[cfg(unix)]
+    Target {
+        name: "standalone_validator",
+        check: standalone_validator,
+        modules: &["src/validator.rs", "src/convention.rs"],
+        dictionary: true,
+        runs_programs: true,
     },
     Target {
         name: "validate",
         check: validate,
         modules: &["src/validator.rs", "src/parser.rs"],
         dictionary: true,
+        runs_programs: false,
     },
 ];

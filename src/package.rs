@@ -40,7 +40,9 @@
 //! comments; [`TimeLimit::DEFAULT`] is what problemtools computed for the
 //! default package on the development machine.
 
+mod calibration;
 mod classic_effort;
+mod classic_search;
 mod coverage;
 mod mistake;
 mod search;
@@ -51,6 +53,11 @@ mod test_set;
 use crate::judge::write_answer;
 use crate::parser::format_input;
 
+pub use calibration::{
+    ACCEPTED_CAP_SECONDS, Calibration, CalibrationProblem, FileRun, SLOW_QUICK_MAX_LENGTH,
+    SlowestRun, SubmissionResult, SubmissionRuns,
+};
+pub use classic_search::ClassicSearch;
 pub use coverage::{CoverageReport, FileCoverage};
 pub use mistake::{BEST_FIRST_MAX_LENGTH, LINE_PAIRS_ORDER, Mistake, MoveOrder, PairRule};
 pub use standalone::{
@@ -265,14 +272,10 @@ fn build_here(options: &PackageOptions, progress: &(dyn Fn(Progress) + Sync)) ->
     if options.layout == Layout::Kattis {
         let uuid = statement::uuid(&draws);
         add(
-            "problem.yaml".to_owned(),
-            statement::problem_yaml(&uuid, options.seed, options.max_cases, options.time_limit)
-                .into_bytes(),
+            PROBLEM_YAML.to_owned(),
+            statement::problem_yaml(&uuid, &report).into_bytes(),
         );
-        add(
-            ".timelimit".to_owned(),
-            format!("{}\n", options.time_limit.seconds()).into_bytes(),
-        );
+        add(TIME_LIMIT_FILE.to_owned(), time_limit_file(&report));
         add(
             "problem_statement/problem.en.tex".to_owned(),
             statement::problem_tex(options.max_cases).into_bytes(),
@@ -309,6 +312,38 @@ fn build_here(options: &PackageOptions, progress: &(dyn Fn(Progress) + Sync)) ->
         files,
         test_files,
         report,
+    }
+}
+
+/// The file that states the problem's name, limits and origin.
+const PROBLEM_YAML: &str = "problem.yaml";
+
+/// DOMjudge's file of the time limit.
+const TIME_LIMIT_FILE: &str = ".timelimit";
+
+/// `.timelimit`: the limit in seconds, on a line.
+fn time_limit_file(report: &CoverageReport) -> Vec<u8> {
+    format!("{}\n", report.time_limit.seconds()).into_bytes()
+}
+
+impl Package {
+    /// The package with the time limit and the real runs of `calibration`:
+    /// the report holds them, and `problem.yaml`, `.timelimit` and the
+    /// report's file state them (the other files are unchanged).
+    pub fn calibrated(mut self, calibration: Calibration) -> Package {
+        self.report.time_limit = calibration.time_limit;
+        self.report.calibration = Some(calibration);
+        let uuid = statement::uuid(&search::Draws::new(self.report.seed));
+        for file in &mut self.files {
+            if file.path == PROBLEM_YAML {
+                file.contents = statement::problem_yaml(&uuid, &self.report).into_bytes();
+            } else if file.path == TIME_LIMIT_FILE {
+                file.contents = time_limit_file(&self.report);
+            } else if file.path.ends_with("README.md") {
+                file.contents = self.report.to_markdown().into_bytes();
+            }
+        }
+        self
     }
 }
 

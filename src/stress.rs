@@ -24,6 +24,10 @@
 //!   case by case to find its smallest failing case ([`shrink`]).
 //! - [`Summary`] ([`report`]): verdict counts, the slowest runs, and the CPU
 //!   time and memory by optimal length.
+//! - [`DataFolder`] ([`data_folder`]): the test files of a problem package
+//!   or of a folder of `.in` and `.ans` pairs; [`judge_folder`]
+//!   ([`folder_judging`]): the program judged on each, against the jury's
+//!   answers, one [`FileRecord`] per file.
 //!
 //! # Example
 //!
@@ -44,6 +48,8 @@ pub mod campaign;
 mod cgroup;
 mod child_setup;
 pub mod command;
+pub mod data_folder;
+pub mod folder_judging;
 pub mod init;
 pub mod interrupt;
 pub mod limits;
@@ -63,10 +69,14 @@ mod work_dir;
 
 pub use alignment::Misalignment;
 pub use campaign::{
-    CampaignReport, FailedRun, Failure, StressOptions, campaign, judge_run, shrink,
+    CampaignReport, FailedRun, Failure, StressOptions, campaign, judge_input, judge_run, shrink,
 };
 pub use cgroup::CgroupVersion;
 pub use command::{Program, ProgramError, SHELL};
+pub use data_folder::{DataFile, DataFolder, DataFolderError, FolderLayout};
+pub use folder_judging::{
+    FileRecord, FileVerdict, FirstFailure, FolderOptions, FolderReport, judge_file, judge_folder,
+};
 pub use init::Ended;
 pub use limits::{Limits, MIB, WALL_PER_CPU};
 pub use pipes::STDERR_KEPT;

@@ -144,6 +144,26 @@ fn offending_lines(needles: &[&str], allowed: &[&str]) -> Vec<String> {
     found
 }
 
+/// The package runs no programs: it builds on every platform, and its
+/// calibration (`package::calibration`) is arithmetic on the runs the
+/// binary makes with `stress` (`stress::data_folder`,
+/// `stress::folder_judging`), though the layers would let it use `stress`.
+#[test]
+fn the_package_runs_no_programs() {
+    let mut used = Vec::new();
+    for (module, path) in library_files() {
+        if module != "package" {
+            continue;
+        }
+        for (number, line) in code_lines(&path) {
+            if crate_references(&line).iter().any(|used| used == "stress") {
+                used.push(format!("{}:{number}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(used.is_empty(), "{}", used.join("\n"));
+}
+
 #[test]
 fn the_library_prints_nothing() {
     let printing = offending_lines(&["println!", "print!(", "eprint", "dbg!"], &[]);
@@ -175,8 +195,9 @@ fn solvers_do_no_io() {
 }
 
 /// Library files that build another program's command line, whose
-/// literals are that program's flags, not ours: bubblewrap's.
-const OTHER_PROGRAMS_FLAGS: &[&str] = &["stress/sandbox.rs"];
+/// literals are that program's flags, not ours: bubblewrap's, and the
+/// compilers' that build a package's programs.
+const OTHER_PROGRAMS_FLAGS: &[&str] = &["stress/sandbox.rs", "package/standalone.rs"];
 
 #[test]
 fn no_library_message_names_a_flag() {

@@ -145,6 +145,25 @@ fn the_scripts_give_the_dictionary_to_the_text_targets() {
     assert_eq!(listed, binary);
 }
 
+/// `fuzz/targets.sh` tells the scripts which targets start a process per
+/// input (ClusterFuzzLite's build puts their programs beside them).
+#[test]
+fn the_scripts_know_which_targets_run_programs() {
+    let script = fs::read_to_string(repository().join("fuzz/targets.sh")).unwrap();
+    let line = script
+        .lines()
+        .find_map(|line| line.strip_prefix("PROCESS_TARGETS="))
+        .expect("fuzz/targets.sh sets PROCESS_TARGETS");
+    let mut listed: Vec<&str> = line.trim_matches('"').split_whitespace().collect();
+    listed.sort_unstable();
+    let running: Vec<&str> = TARGETS
+        .iter()
+        .filter(|target| target.runs_programs)
+        .map(|target| target.name)
+        .collect();
+    assert_eq!(listed, running);
+}
+
 #[test]
 fn the_report_measures_modules_that_exist() {
     for target in TARGETS {

@@ -122,6 +122,7 @@ mod tests {
         check: fails_on_x,
         modules: &[],
         dictionary: false,
+        runs_programs: false,
     };
 
     #[test]

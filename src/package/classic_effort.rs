@@ -1,6 +1,5 @@
-//! How hard a board is for the classic solution: the nodes the classic IDA*
-//! ([`IdaSolver::classic`]: the statement's estimate, only the undo of the
-//! previous move skipped) generates on it.
+//! How hard a board is for the classic solution: the nodes its search
+//! ([`ClassicSearch`], the model of `classic_ida.cpp`) generates on it.
 //!
 //! The classic search looks at the board only through the moves, the
 //! centre's digit counts and whether the centre is uniform, none of which
@@ -13,7 +12,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::board::Board;
-use crate::solver::{IdaSolver, Solver};
+use crate::package::classic_search::ClassicSearch;
 
 /// The board's three cell sets, in increasing order: the same for every
 /// relabelling of its digits.
@@ -23,12 +22,9 @@ fn relabelling_class(board: &Board) -> [u32; 3] {
     sets
 }
 
-/// The nodes the classic IDA* generates on `board`.
+/// The nodes the classic search generates on `board`.
 pub(crate) fn nodes(board: &Board) -> u64 {
-    IdaSolver::classic()
-        .solve(board)
-        .expect("the ida solver answers every board")
-        .nodes
+    ClassicSearch::run(board).nodes
 }
 
 /// The relabelling classes of `boards` whose nodes `known` does not give,
@@ -45,7 +41,7 @@ fn classes_to_search(boards: &[Board], known: &FxHashMap<Board, u64>) -> Vec<[u3
     classes
 }
 
-/// The nodes the `ida` solver generates on each board, taken from `known`
+/// The nodes the classic search generates on each board, taken from `known`
 /// (boards already searched) or searched once per relabelling class, in
 /// parallel on the current rayon pool, calling `searched` after each
 /// search. The result does not depend on the number of threads.

@@ -18,11 +18,14 @@ use rustc_hash::FxHashMap;
 use crate::board::Board;
 use crate::generator::hardest_boards;
 use crate::moves::Move;
-use crate::package::TimeLimit;
+use crate::package::calibration::{
+    ACCEPTED_CAP_SECONDS, Calibration, SLOW_QUICK_MAX_LENGTH, predicted_first_failure,
+};
 use crate::package::mistake::{self, BEST_FIRST_MAX_LENGTH, Mistake};
 use crate::package::search::answer;
 use crate::package::standalone::{Program, Role, SUBMISSIONS};
 use crate::package::test_set::{Group, TestFile};
+use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
 use crate::pattern_database::optimal_length;
 
 /// What one test file covers.
@@ -53,7 +56,8 @@ pub struct FileCoverage {
     pub most_shortest_sequences: u64,
     /// Boards of 13 moves, the most any board needs.
     pub hardest_boards: usize,
-    /// The nodes the classic IDA* (`ida`) generates on all its boards.
+    /// The nodes the classic IDA* ([`ClassicSearch`](crate::package::ClassicSearch),
+    /// `classic_ida.cpp`) generates on all its boards.
     pub classic_nodes: u64,
     /// The most it generates on one board.
     pub classic_nodes_most: u64,
@@ -69,7 +73,7 @@ pub struct FileCoverage {
 }
 
 /// The coverage of a whole test set.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CoverageReport {
     /// The seed the package was generated from.
     pub seed: u64,
@@ -91,6 +95,8 @@ pub struct CoverageReport {
     /// Of the 48 pairs of consecutive moves an answer can hold, how many
     /// the answers hold.
     pub move_pairs: usize,
+    /// The real runs of the submissions, when the package was calibrated.
+    pub calibration: Option<Calibration>,
 }
 
 /// What the report needs to know of one board.
@@ -214,6 +220,7 @@ impl CoverageReport {
             move_orders_failing: mistake::orders_failing(&all_pairs),
             move_pairs: distinct(facts.values().flat_map(|f| f.pairs.clone()).collect()).len(),
             files: rows,
+            calibration: None,
         }
     }
 
@@ -242,8 +249,9 @@ impl CoverageReport {
             out,
             "Lengths are the boards' optimal lengths; digits and first letters are those of \
              the answers; tie-break boards have two or more shortest sequences (the most any \
-             has in brackets); classic nodes are those the classic IDA* (the `ida` solver of \
-             rotation-game) generates on the whole file, the most on one board in brackets.\n"
+             has in brackets); classic nodes are the boards the classic IDA* \
+             (`submissions/accepted/classic_ida.cpp`) generates on the whole file, the most on \
+             one board in brackets.\n"
         )?;
         writeln!(
             out,
@@ -383,19 +391,145 @@ impl CoverageReport {
             .map(|program| format!("`{}`", program.path()))
             .collect::<Vec<_>>()
             .join(", ");
-        match self
-            .files
+        let slow_program = SUBMISSIONS
             .iter()
-            .find(|file| file.lengths.last() > Some(&9))
-        {
+            .find(|program| program.role == Role::TimeLimitExceeded)
+            .expect("a slow submission");
+        match predicted_first_failure(slow_program, &self.files) {
             Some(first_long) => writeln!(
                 out,
                 "\nThe slow solutions ({slow}) are right on every file, but need far more \
-                 time on long boards: the first file holding a board of more than 9 moves is {}.",
+                 time on long boards: the first file holding a board of more than \
+                 {SLOW_QUICK_MAX_LENGTH} moves is {}.",
                 first_long.name
-            ),
-            None => writeln!(out, "\nNo file holds a board of more than 9 moves."),
+            )?,
+            None => writeln!(
+                out,
+                "\nNo file holds a board of more than {SLOW_QUICK_MAX_LENGTH} moves."
+            )?,
         }
+        self.write_time_limit(out)?;
+        match &self.calibration {
+            Some(calibration) => write_real_runs(out, calibration),
+            None => writeln!(
+                out,
+                "\nThe submissions were not run for this report: the tables above come from \
+                 the models of their mistakes. Calibrating the package runs them."
+            ),
+        }
+    }
+
+    /// The time limit and where it comes from.
+    fn write_time_limit(&self, out: &mut String) -> std::fmt::Result {
+        writeln!(out, "\n## Time limit\n")?;
+        let seconds = self.time_limit.seconds();
+        let margin = seconds * TIME_SAFETY_MARGIN;
+        match &self.calibration {
+            Some(calibration) => writeln!(
+                out,
+                "{seconds} s of CPU per test file, calibrated by running the submissions on \
+                 these files as problemtools does: the slowest accepted run was `{}` on {}, \
+                 {:.2} s of CPU; {}. A submission is too slow when it needs more than \
+                 {TIME_SAFETY_MARGIN} × {seconds} = {margin} s on a file.",
+                calibration.slowest.program,
+                calibration.slowest.file,
+                calibration.slowest.cpu_seconds,
+                calibration.arithmetic()
+            ),
+            None if self.time_limit == TimeLimit::DEFAULT => writeln!(
+                out,
+                "{seconds} s of CPU per test file: rotation-game's default, measured on its \
+                 development machine, not here. There problemtools computed it from the \
+                 accepted submissions: the slowest, `submissions/accepted/classic_ida.cpp`, \
+                 took 13.6 s on the maximum file, and {TIME_MULTIPLIER} × 13.6 s, rounded up, \
+                 is {seconds} s. A submission is too slow when it needs more than \
+                 {TIME_SAFETY_MARGIN} × {seconds} = {margin} s on a file. Calibrate the \
+                 package to measure it on the judges' machine."
+            ),
+            None => writeln!(
+                out,
+                "{seconds} s of CPU per test file, as given when the package was made (not \
+                 measured). A submission is too slow when it needs more than \
+                 {TIME_SAFETY_MARGIN} × {seconds} = {margin} s on a file."
+            ),
+        }
+    }
+}
+
+/// The real runs of a calibration: each submission's first failure, next
+/// to its model's prediction.
+fn write_real_runs(out: &mut String, calibration: &Calibration) -> std::fmt::Result {
+    writeln!(out, "\n## The submissions, run\n")?;
+    writeln!(
+        out,
+        "Each submission judged on the files in order, at the limit its folder is judged \
+         with: accepted ones at problemtools' provisional {ACCEPTED_CAP_SECONDS} s, wrong ones \
+         at the time limit, slow ones at {TIME_SAFETY_MARGIN} × the time limit; the wrong and \
+         slow ones stop at the first file they fail, as judges do. A wrong output format \
+         (PE) is a wrong answer to the package's output validator, as to Kattis and \
+         DOMjudge. The model's file is the first the table of mistakes names (for the slow \
+         ones, the first holding a board of more than {SLOW_QUICK_MAX_LENGTH} moves).\n"
+    )?;
+    writeln!(
+        out,
+        "| submission | expected | limit | result | first failing file | model's file |"
+    )?;
+    writeln!(out, "| --- | --- | ---: | --- | --- | --- |")?;
+    let slowest = calibration.slowest.cpu_seconds.max(1e-3);
+    for submission in &calibration.submissions {
+        let (result, first) = match (submission.first_failure(), &submission.slowest) {
+            (Some(run), _) if run.verdict == "TLE" => (
+                format!(
+                    "TLE: stopped after {:.2} s of CPU, {:.1} times the slowest accepted run",
+                    run.cpu_seconds,
+                    run.cpu_seconds / slowest
+                ),
+                run.file.clone(),
+            ),
+            (Some(run), _) if submission.files_run == 1 => (
+                format!("{} on the first file", run.verdict),
+                run.file.clone(),
+            ),
+            (Some(run), _) => (
+                format!(
+                    "{}, having passed the {} files before",
+                    run.verdict,
+                    submission.files_run - 1
+                ),
+                run.file.clone(),
+            ),
+            (None, Some(run)) => (
+                format!(
+                    "AC on all {} files, the slowest {:.2} s on {}",
+                    submission.files_run, run.cpu_seconds, run.file
+                ),
+                "none".to_owned(),
+            ),
+            (None, None) => ("AC, no files run".to_owned(), "none".to_owned()),
+        };
+        writeln!(
+            out,
+            "| `{}` | {} | {} s | {} | {} | {} |",
+            submission.program,
+            submission.expected,
+            submission.limit_seconds,
+            result,
+            first,
+            submission.predicted_first_failure.as_deref().unwrap_or("-")
+        )?;
+    }
+    if calibration.problems.is_empty() {
+        writeln!(
+            out,
+            "\nEvery submission got its folder's verdict, and every wrong and slow one first \
+             failed on the file its model predicts."
+        )
+    } else {
+        writeln!(out, "\nProblems:\n")?;
+        for problem in &calibration.problems {
+            writeln!(out, "- {problem}")?;
+        }
+        Ok(())
     }
 }
 

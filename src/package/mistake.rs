@@ -36,8 +36,9 @@ use rustc_hash::FxHashMap;
 
 use crate::board::{Board, Digit};
 use crate::moves::{Move, MoveSequence};
+use crate::package::classic_search;
 use crate::pattern_database::{distance, optimal_length};
-use crate::solver::{CentreHeuristic, Heuristic, Solution, descend};
+use crate::solver::{Solution, descend};
 
 /// A flaw of a wrong solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -189,7 +190,7 @@ impl Mistake {
 
 /// The classic estimate: 8 minus the count of the commonest centre digit.
 pub(crate) fn estimate(board: &Board) -> u8 {
-    CentreHeuristic.estimate(board).0
+    classic_search::estimate(board)
 }
 
 /// The first shortest sequence an exact search finds when it tries, at each

@@ -2,11 +2,15 @@
 //! (`src/package/standalone/`) and embedded with `include_str!`.
 //!
 //! Each builds from its own file and nothing else, with the compilers and
-//! flags problemtools uses: C++ with `g++ -O2 -std=gnu++23 -static`, Rust
-//! with `rustc --edition 2021 -C opt-level=3`, std only. So a package
-//! builds and verifies where `rotation-game` is not installed. They share
-//! no code with the crate: a test holds the validator and the checker to
-//! the crate's verdicts, and the solutions to its answers.
+//! flags problemtools uses ([`Language::build_command`]): C++ with `g++ -O2
+//! -std=gnu++23 -static`, Rust with `rustc --edition 2021 -C opt-level=3`,
+//! std only. So a package builds and verifies where `rotation-game` is not
+//! installed. They share no code with the crate: a test holds the validator
+//! and the checker to the crate's verdicts, and the solutions to its
+//! answers.
+
+use std::ffi::OsString;
+use std::path::Path;
 
 use crate::package::mistake::Mistake;
 
@@ -18,6 +22,54 @@ pub enum Language {
     Cpp,
     /// One `.rs` file, edition 2021, std only.
     Rust,
+}
+
+impl Language {
+    /// The file extension problemtools recognises the language by.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Language::Cpp => "cpp",
+            Language::Rust => "rs",
+        }
+    }
+
+    /// The command line that builds `source` into the executable `binary`:
+    /// the compiler first, then its arguments, as problemtools 1.20260907
+    /// builds a submission of this language (its `languages.yaml`).
+    pub fn build_command(self, source: &Path, binary: &Path) -> Vec<OsString> {
+        let words = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        match self {
+            Language::Cpp => {
+                let mut command = words(&["g++", "-g", "-O2", "-std=gnu++23", "-static", "-o"]);
+                command.push(binary.into());
+                command.push(source.into());
+                command.extend(words(&[
+                    "-lrt",
+                    "-Wl,--whole-archive",
+                    "-lpthread",
+                    "-Wl,--no-whole-archive",
+                ]));
+                command
+            }
+            Language::Rust => {
+                let mut command = words(&[
+                    "rustc",
+                    "-C",
+                    "opt-level=3",
+                    "-C",
+                    "target-cpu=native",
+                    "--crate-type",
+                    "bin",
+                    "--edition",
+                    "2021",
+                ]);
+                command.push(source.into());
+                command.push("-o".into());
+                command.push(binary.into());
+                command
+            }
+        }
+    }
 }
 
 /// What a program is to the judge system: the folder of the package it

@@ -99,7 +99,24 @@ pub fn judge_run(
     strict_whitespace: bool,
 ) -> io::Result<(RunRecord, Option<FailedRun>)> {
     let input = format_input(checker.boards());
-    let run = runner.run(input.as_bytes())?;
+    judge_input(runner, checker, input.as_bytes(), cases, strict_whitespace)
+}
+
+/// Runs the program on `input`, the judge input of `checker`'s boards as
+/// it stands in a test file (its spacing the file's own), and judges the
+/// run; `cases` numbers the boards.
+///
+/// # Errors
+///
+/// When the run cannot be made (see [`Runner::run`]).
+pub fn judge_input(
+    runner: &Runner,
+    checker: &Checker,
+    input: &[u8],
+    cases: &[u64],
+    strict_whitespace: bool,
+) -> io::Result<(RunRecord, Option<FailedRun>)> {
+    let run = runner.run(input)?;
     let check = CheckOptions {
         strict_whitespace,
         output_limit: runner.limits().output_bytes,

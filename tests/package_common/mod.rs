@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use rotation_game::package::{self, Language, Package, PackageOptions, Program};
+use rayon::prelude::*;
+use rotation_game::package::{self, Language, Package, PackageOptions, Program, SUBMISSIONS};
 
 /// The seed of the package the tests check (the one CI verifies).
 pub const SEED: u64 = 1;
@@ -22,6 +23,48 @@ pub fn package() -> &'static Package {
     })
 }
 
+/// The package of [`SEED`] written to disk once per test binary, in the
+/// Kattis layout: its folder (named `rotationgame`, as Kattis wants).
+pub fn written_package() -> &'static Path {
+    static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
+    WRITTEN.get_or_init(|| {
+        let dir = scratch(&format!("{}-package", env!("CARGO_CRATE_NAME"))).join("rotationgame");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("the scratch folder is writable");
+        }
+        for file in &package().files {
+            let path = dir.join(&file.path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).unwrap();
+            std::fs::write(&path, &file.contents).unwrap();
+        }
+        dir
+    })
+}
+
+/// Every submission of the package, compiled once per test binary (in
+/// parallel) as problemtools compiles it, warnings as errors.
+pub fn compiled_submissions() -> &'static [(&'static Program, PathBuf)] {
+    static COMPILED: OnceLock<Vec<(&'static Program, PathBuf)>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let dir = scratch(&format!("{}-submissions", env!("CARGO_CRATE_NAME")));
+        SUBMISSIONS
+            .par_iter()
+            .map(|program| {
+                let source = std::str::from_utf8(file(package(), &program.path())).unwrap();
+                (program, compile(program, source, &dir, "", &[]))
+            })
+            .collect()
+    })
+}
+
+/// The compiled submission named `file_name`.
+pub fn submission(file_name: &str) -> &'static (&'static Program, PathBuf) {
+    compiled_submissions()
+        .iter()
+        .find(|(program, _)| program.file_name == file_name)
+        .unwrap_or_else(|| panic!("no submission {file_name}"))
+}
+
 /// A folder for this test binary's builds, under Cargo's temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -30,8 +73,9 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Compiles `source` (the program's, or a variant of it) into
-/// `dir/<file stem><suffix>` with the compiler and flags problemtools uses
-/// for its language, plus `extra` flags; returns the executable.
+/// `dir/<file stem><suffix>` with the command problemtools uses for its
+/// language ([`Language::build_command`]), plus the warnings as errors and
+/// `extra` flags; returns the executable.
 ///
 /// # Panics
 ///
@@ -44,42 +88,18 @@ pub fn compile(
     extra: &[&str],
 ) -> PathBuf {
     let stem = program.file_name.rsplit_once('.').expect("an extension").0;
-    let source_path = dir.join(format!("{stem}{suffix}.{}", extension(program.language)));
+    let source_path = dir.join(format!("{stem}{suffix}.{}", program.language.extension()));
     std::fs::write(&source_path, source).expect("the scratch folder is writable");
     let binary = dir.join(format!("{stem}{suffix}"));
-    let mut command = match program.language {
-        Language::Cpp => {
-            let mut command = Command::new("g++");
-            command.args([
-                "-O2",
-                "-std=gnu++23",
-                "-static",
-                "-Wall",
-                "-Wextra",
-                "-Werror",
-            ]);
-            command
-        }
-        Language::Rust => {
-            let mut command = Command::new("rustc");
-            command.args([
-                "--edition",
-                "2021",
-                "-C",
-                "opt-level=3",
-                "--crate-type",
-                "bin",
-                "-D",
-                "warnings",
-            ]);
-            command
-        }
+    let command = program.language.build_command(&source_path, &binary);
+    let warnings: &[&str] = match program.language {
+        Language::Cpp => &["-Wall", "-Wextra", "-Werror"],
+        Language::Rust => &["-D", "warnings"],
     };
-    let output = command
+    let output = Command::new(&command[0])
+        .args(&command[1..])
+        .args(warnings)
         .args(extra)
-        .arg("-o")
-        .arg(&binary)
-        .arg(&source_path)
         .output()
         .expect("the compiler runs");
     assert!(
@@ -89,13 +109,6 @@ pub fn compile(
         String::from_utf8_lossy(&output.stderr)
     );
     binary
-}
-
-fn extension(language: Language) -> &'static str {
-    match language {
-        Language::Cpp => "cpp",
-        Language::Rust => "rs",
-    }
 }
 
 /// Runs `binary` with `args`, feeding it `stdin`, and waits for it.

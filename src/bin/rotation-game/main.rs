@@ -1,11 +1,15 @@
 //! The `rotation-game` command: solve, check and verify The Rotation Game.
 
+#[cfg(unix)]
+mod calibrate;
 mod census;
 mod check;
 mod exit;
 mod gen_args;
 mod generate;
 mod input;
+#[cfg(unix)]
+mod judge;
 #[cfg(unix)]
 mod junit;
 mod package;
@@ -45,6 +49,8 @@ enum Command {
     Validate(validate::ValidateArgs),
     #[cfg(unix)]
     Stress(stress::StressArgs),
+    #[cfg(unix)]
+    Judge(judge::JudgeArgs),
     Show(show::ShowArgs),
     Verify(verify::VerifyArgs),
     Census(census::CensusArgs),
@@ -63,6 +69,8 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         #[cfg(unix)]
         Command::Stress(args) => stress::run(args),
+        #[cfg(unix)]
+        Command::Judge(args) => judge::run(args),
         Command::Show(args) => show::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Census(args) => census::run(args),

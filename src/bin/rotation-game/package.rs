@@ -9,9 +9,12 @@ use std::sync::Mutex;
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 use rotation_game::package::{
-    self, DEFAULT_MAX_CASES, Layout, Package, PackageOptions, Progress, Stage, TimeLimit,
+    self, Calibration, DEFAULT_MAX_CASES, Layout, Package, PackageOptions, Progress, Stage,
+    TimeLimit,
 };
 
+#[cfg(unix)]
+use crate::calibrate;
 use crate::exit;
 use crate::progress;
 
@@ -28,8 +31,14 @@ use crate::progress;
 /// each planted mistake) is written as data/README.md; --report prints it
 /// too, or alone when no DIR is given.
 ///
-/// Exit status: 0 when the package is written, 2 on a bad command line, 73
-/// when DIR exists and is not empty, 74 when a file cannot be written.
+/// --calibrate measures the time limit on this machine by running the
+/// submissions (see below); without it the limit is --time-limit, whose
+/// default was measured on the development machine.
+///
+/// Exit status: 0 when the package is written, 1 when --calibrate finds a
+/// submission that does not behave as its folder and model say, 2 on a bad
+/// command line, 71 when a submission cannot be built, 73 when DIR exists
+/// and is not empty, 74 when a file cannot be written.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct PackageArgs {
@@ -58,6 +67,19 @@ pub struct PackageArgs {
     #[arg(long, value_name = "SECS", default_value_t = TimeLimit::DEFAULT.seconds(),
           value_parser = clap::value_parser!(u32).range(1..))]
     time_limit: u32,
+
+    /// Measure the time limit here, as problemtools does: build the
+    /// submissions (g++, rustc), judge them on the test files in the
+    /// sandbox (accepted ones on every file; wrong and slow ones until their
+    /// first failure, slow ones at twice the limit), set the limit to 5
+    /// times the slowest accepted run rounded up, and state it and every
+    /// submission's result in problem.yaml, .timelimit and the report.
+    /// Needs DIR; about 4 minutes of CPU. Measured times vary, so the bytes
+    /// of a calibrated package do too: give --time-limit for a reproducible
+    /// one. Exit status 1 when a submission does not get its folder's
+    /// verdict or fails first on another file than its model predicts.
+    #[arg(long, conflicts_with = "time_limit", requires = "dir")]
+    calibrate: bool,
 
     /// Print the coverage report (Markdown) on standard output.
     #[arg(long)]
@@ -107,7 +129,7 @@ pub fn run(args: PackageArgs) -> ExitCode {
     let bar = StageBar::default();
     let built = package::build(&options, &|step| bar.show(step));
     bar.finish();
-    let package = match built {
+    let mut package = match built {
         Ok(package) => package,
         Err(error @ package::PackageError::TooFewCases(_)) => {
             eprintln!("rotation-game: {error} (--max-cases)");
@@ -118,6 +140,7 @@ pub fn run(args: PackageArgs) -> ExitCode {
             return ExitCode::from(exit::OS_ERROR);
         }
     };
+    let mut problems = false;
     if let Some(dir) = &args.dir {
         if let Err((path, error)) = write_package(dir, &package) {
             eprintln!("rotation-game: cannot write {}: {error}", path.display());
@@ -130,6 +153,28 @@ pub fn run(args: PackageArgs) -> ExitCode {
             dir.display(),
             package.test_files.len(),
         );
+        if args.calibrate {
+            #[cfg(unix)]
+            let calibrated = calibrate::calibrate(dir, layout, &package, args.threads);
+            #[cfg(not(unix))]
+            let calibrated = {
+                eprintln!(
+                    "rotation-game: --calibrate runs programs with the judge runner, which needs Unix"
+                );
+                Err(ExitCode::from(exit::USAGE))
+            };
+            let calibration = match calibrated {
+                Ok(calibration) => calibration,
+                Err(status) => return status,
+            };
+            problems = !calibration.problems.is_empty();
+            say_calibrated(&calibration);
+            package = package.calibrated(calibration);
+            if let Err((path, error)) = write_package(dir, &package) {
+                eprintln!("rotation-game: cannot write {}: {error}", path.display());
+                return ExitCode::from(exit::IO_ERROR);
+            }
+        }
     }
     if args.report {
         let mut out = io::stdout().lock();
@@ -140,7 +185,24 @@ pub fn run(args: PackageArgs) -> ExitCode {
             return exit::write_failure(&error);
         }
     }
-    ExitCode::SUCCESS
+    ExitCode::from(u8::from(problems))
+}
+
+/// The outcome of a calibration, on standard error.
+fn say_calibrated(calibration: &Calibration) {
+    eprintln!(
+        "rotation-game: calibrated time limit: {} s ({}), written to .timelimit, problem.yaml and the report",
+        calibration.time_limit.seconds(),
+        calibration.arithmetic()
+    );
+    if calibration.problems.is_empty() {
+        eprintln!(
+            "rotation-game: every submission got its folder's verdict, and every wrong and slow one first failed on the file its model predicts"
+        );
+    }
+    for problem in &calibration.problems {
+        eprintln!("rotation-game: problem: {problem}");
+    }
 }
 
 /// Checks that `dir` can take a package: absent or empty, and, for the

@@ -1,5 +1,5 @@
 //! Command lines printed for the user to run again: drawing a board with
-//! `show`.
+//! `show`, repeating a campaign.
 
 use rotation_game::{Board, MoveSequence};
 
@@ -23,6 +23,19 @@ pub fn show_command(board: &Board, moves: &MoveSequence) -> String {
             compact(board),
             moves.letters()
         )
+    }
+}
+
+/// `text` quoted for a POSIX shell, when it needs it.
+pub fn shell_quote(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-=:,+@%".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
     }
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
+use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
     Limits, MIB, Measurement, Program, Runner, RunnerError, RunnerOptions, SandboxError,
     SandboxMode, WALL_PER_CPU,
@@ -19,9 +20,10 @@ use crate::exit;
 pub struct RunnerArgs {
     /// CPU time allowed per run, in seconds (user plus system time of the
     /// program and of every process it starts; a fraction is allowed).
-    /// CPU time does not grow when the machine is busy.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_seconds)]
-    pub time_limit: f64,
+    /// CPU time does not grow when the machine is busy. [default: 10;
+    /// judge: the package's .timelimit]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
 
     /// Wall-clock time allowed per run, in seconds: a safety net for
     /// programs that sleep or wait (default: 3 times --time-limit).
@@ -78,7 +80,13 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 impl RunnerArgs {
     /// The limits the flags set.
     pub fn limits(&self) -> Limits {
-        let cpu_time = Duration::from_secs_f64(self.time_limit);
+        self.limits_or(Limits::DEFAULT.cpu_time)
+    }
+
+    /// The limits the flags set, with `cpu_time` as the time limit when
+    /// --time-limit is not given.
+    pub fn limits_or(&self, cpu_time: Duration) -> Limits {
+        let cpu_time = self.time_limit.map_or(cpu_time, Duration::from_secs_f64);
         Limits {
             cpu_time,
             wall_time: self
@@ -95,6 +103,20 @@ impl RunnerArgs {
     /// on standard error for what this machine lacks; or, having said why
     /// on standard error, the exit status.
     pub fn runner(&self, program: &str, concurrent_runs: usize) -> Result<Runner, ExitCode> {
+        self.runner_hiding(program, concurrent_runs, self.limits(), &[])
+    }
+
+    /// [`runner`](Self::runner) with `limits`, hiding `answers` (the folders
+    /// of the test data) from the program too when there is a sandbox to
+    /// hide them: with --sandbox auto and none here, the runs go on with a
+    /// warning that the program could read them.
+    pub fn runner_hiding(
+        &self,
+        program: &str,
+        concurrent_runs: usize,
+        limits: Limits,
+        answers: &[PathBuf],
+    ) -> Result<Runner, ExitCode> {
         let cannot = |message: &dyn std::fmt::Display, status: u8| {
             eprintln!("rotation-game: cannot run {program:?}: {message}");
             ExitCode::from(status)
@@ -102,8 +124,8 @@ impl RunnerArgs {
         let here = std::env::current_dir().map_err(|error| cannot(&error, exit::IO_ERROR))?;
         let parsed =
             Program::parse(program, &here).map_err(|error| cannot(&error, exit::IO_ERROR))?;
-        let options = RunnerOptions {
-            limits: self.limits(),
+        let mut options = RunnerOptions {
+            limits,
             sandbox: match self.sandbox {
                 SandboxArg::Auto => SandboxMode::Auto,
                 SandboxArg::On => SandboxMode::On,
@@ -113,7 +135,32 @@ impl RunnerArgs {
             concurrent_runs,
             ..RunnerOptions::default()
         };
-        let runner = Runner::new(parsed, &options).map_err(|error| match error {
+        if self.sandbox != SandboxArg::Off {
+            options.hidden.extend(answers.iter().cloned());
+        }
+        let mut made = Runner::new(parsed.clone(), &options);
+        let no_sandbox = matches!(
+            made,
+            Err(RunnerError::Sandbox(
+                SandboxError::NotInstalled | SandboxError::Unusable(_)
+            ))
+        );
+        if no_sandbox
+            && self.sandbox == SandboxArg::Auto
+            && self.hide.is_empty()
+            && !answers.is_empty()
+        {
+            options.hidden.clear();
+            made = Runner::new(parsed, &options);
+            if made.is_ok() {
+                eprintln!(
+                    "rotation-game: warning: without a sandbox the test data cannot be hidden: the program could read the answers"
+                );
+            }
+        } else if self.sandbox == SandboxArg::Off && !answers.is_empty() {
+            eprintln!("rotation-game: warning: --sandbox off: the program could read the answers");
+        }
+        let runner = made.map_err(|error| match error {
             RunnerError::MemoryAboveAvailable { .. } => cannot(
                 &format!("{error}: lower --memory-limit or --jobs"),
                 exit::USAGE,
@@ -129,6 +176,14 @@ impl RunnerArgs {
         warn_about(&runner);
         Ok(runner)
     }
+}
+
+/// One run per CPU, but no more than the memory available holds at the
+/// memory limit `limits` sets (at least one).
+pub fn default_jobs(limits: &Limits) -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let fit = available_memory().map_or(cpus as u64, |bytes| bytes / limits.memory_bytes);
+    cpus.min(fit as usize).max(1)
 }
 
 /// Says on standard error, once, what this machine lacks for judge-grade

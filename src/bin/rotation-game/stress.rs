@@ -13,7 +13,6 @@ use rotation_game::checker::Quote;
 use rotation_game::generator::{Generator, Shard};
 use rotation_game::judge::write_answer;
 use rotation_game::parser::format_input;
-use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
     self, CampaignReport, FailedRun, Isolation, Limits, RunRecord, Runner, StressOptions, Summary,
 };
@@ -23,9 +22,9 @@ use crate::exit;
 use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
 use crate::junit;
 use crate::progress;
-use crate::repeat::show_command;
-use crate::runner_args::{RunnerArgs, isolation_summary};
-use crate::timing::{self, cases, memory, time};
+use crate::repeat::{shell_quote, show_command};
+use crate::runner_args::{RunnerArgs, default_jobs, isolation_summary};
+use crate::timing::{self, cases, counted, memory, time};
 
 /// Judge a program on generated boards as a contest judge does: every run
 /// within CPU time, wall-clock, memory and output limits, isolated, judged
@@ -195,7 +194,7 @@ pub fn run(args: StressArgs) -> ExitCode {
     let count = generator.count(requested);
     let jobs = match args.jobs {
         Some(jobs) => jobs as usize,
-        None => default_jobs(&args.runner),
+        None => default_jobs(&args.runner.limits()),
     };
     let runner = match args.runner.runner(&args.program, jobs) {
         Ok(runner) => runner,
@@ -298,14 +297,6 @@ pub fn run(args: StressArgs) -> ExitCode {
     exit::after_report(written, failed)
 }
 
-/// One run per CPU, but no more than the memory available holds at the
-/// memory limit (at least one).
-fn default_jobs(runner: &RunnerArgs) -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-    let fit = available_memory().map_or(cpus as u64, |bytes| bytes / runner.limits().memory_bytes);
-    cpus.min(fit as usize).max(1)
-}
-
 /// What the campaign covered: seed, mode, shard.
 fn campaign_label(generator: &Generator) -> String {
     let mut label = String::new();
@@ -393,15 +384,6 @@ fn write_text(
     writeln!(out, "repeat with: {command}")
 }
 
-/// `1 case`, `2 cases`.
-fn counted(count: u64, what: &str) -> String {
-    if count == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{count} {what}s")
-    }
-}
-
 /// The failing case (or run) in detail: input, expected and actual output,
 /// measures, verdict, and the commands that draw it.
 fn write_failed(
@@ -475,19 +457,6 @@ fn write_indented(out: &mut impl Write, text: &str) -> io::Result<()> {
         writeln!(out, "    {line}")?;
     }
     Ok(())
-}
-
-/// `text` quoted for a POSIX shell, when it needs it.
-fn shell_quote(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./-=:,+@%".contains(c));
-    if plain {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 /// The command that runs this campaign again (`jobs` only shows when it

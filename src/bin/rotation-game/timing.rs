@@ -39,6 +39,15 @@ pub fn cases(cases: &[u64]) -> String {
     }
 }
 
+/// `1 case`, `2 cases`.
+pub fn counted(count: u64, what: &str) -> String {
+    if count == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{count} {what}s")
+    }
+}
+
 /// "13 accepted (AC), 1 wrong answer (WA)".
 pub fn verdict_counts(summary: &Summary) -> String {
     let counts: Vec<String> = summary

@@ -14,8 +14,8 @@
 //
 // Built with -DREPORT_NODES it also prints on standard error, per case, the
 // number of boards the search generated (the start and every child), so that
-// a test can check that this search is exactly the `ida` solver of
-// rotation-game, whose node counts the package's report gives.
+// a test can check rotation-game's model of this search, whose node counts
+// the package's report gives.
 #include <algorithm>
 #include <bit>
 #include <cstdint>

@@ -1,0 +1,335 @@
+//! `rotation-game package DIR --calibrate`: builds the package's
+//! submissions, judges them on its test files as problemtools does, and
+//! works out the time limit from the real runs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use rotation_game::package::{
+    ACCEPTED_CAP_SECONDS, Calibration, FileRun, Layout, MEMORY_LIMIT_MIB, Package, Program, Role,
+    SUBMISSIONS, SlowestRun, SubmissionRuns,
+};
+use rotation_game::stress::{
+    self, DataFile, FolderOptions, Limits, MIB, Program as RunnerProgram, Runner, RunnerOptions,
+    SandboxError, SandboxMode, WALL_PER_CPU, judge_folder,
+};
+
+use crate::exit;
+use crate::progress;
+use crate::runner_args::default_jobs;
+use crate::timing::time;
+
+/// A scratch folder for the builds, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> std::io::Result<Scratch> {
+        let dir =
+            std::env::temp_dir().join(format!("rotation-game-calibrate-{}", std::process::id()));
+        if dir.exists() {
+            fs::remove_dir_all(&dir)?;
+        }
+        fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Best effort: a folder left in the temporary folder is harmless.
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Builds `program` into `dir` with problemtools' command for its language;
+/// returns the executable, or the compiler's complaint.
+fn build(program: &Program, dir: &Path) -> Result<PathBuf, String> {
+    let source = dir.join(program.file_name);
+    let stem = program
+        .file_name
+        .rsplit_once('.')
+        .map_or(program.file_name, |(stem, _)| stem);
+    let binary = dir.join(format!("{stem}.bin"));
+    fs::write(&source, program.source).map_err(|error| error.to_string())?;
+    let command = program.language.build_command(&source, &binary);
+    let output = Command::new(&command[0])
+        .args(&command[1..])
+        .current_dir(dir)
+        .output()
+        .map_err(|error| format!("cannot run {}: {error}", command[0].to_string_lossy()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed:\n{}",
+            command[0].to_string_lossy(),
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        ));
+    }
+    Ok(binary)
+}
+
+/// The test files of the package written to `dir`, named as the report's
+/// rows name them.
+fn test_files(dir: &Path, package: &Package) -> Vec<DataFile> {
+    package
+        .report
+        .files
+        .iter()
+        .map(|row| DataFile {
+            name: row.name.clone(),
+            input: dir.join(format!("{}.in", row.path)),
+            answer: dir.join(format!("{}.ans", row.path)),
+        })
+        .collect()
+}
+
+/// The runner of one submission: sandboxed with the test data hidden where
+/// bubblewrap works (`sandboxed`), else not.
+fn runner(
+    binary: &Path,
+    limits: Limits,
+    hidden: &[PathBuf],
+    sandboxed: bool,
+    jobs: usize,
+) -> Result<Runner, stress::RunnerError> {
+    let program = RunnerProgram::Direct {
+        path: binary.to_owned(),
+        args: Vec::new(),
+    };
+    let options = RunnerOptions {
+        limits,
+        sandbox: if sandboxed {
+            SandboxMode::On
+        } else {
+            SandboxMode::Off
+        },
+        hidden: if sandboxed {
+            hidden.to_vec()
+        } else {
+            Vec::new()
+        },
+        concurrent_runs: jobs,
+        ..RunnerOptions::default()
+    };
+    Runner::new(program, &options)
+}
+
+fn limits(cpu_seconds: u32) -> Limits {
+    let cpu_time = Duration::from_secs(u64::from(cpu_seconds));
+    Limits {
+        cpu_time,
+        wall_time: cpu_time * WALL_PER_CPU,
+        memory_bytes: u64::from(MEMORY_LIMIT_MIB) * MIB,
+        ..Limits::DEFAULT
+    }
+}
+
+/// How the submissions are run.
+struct Judging<'a> {
+    files: &'a [DataFile],
+    hidden: &'a [PathBuf],
+    sandboxed: bool,
+}
+
+impl Judging<'_> {
+    /// Judges `program` (built as `binary`) on the files with `cpu_seconds`
+    /// of CPU per file, stopping at its first failure when `fail_fast`,
+    /// `jobs` files at once.
+    fn submission(
+        &self,
+        program: &Program,
+        binary: &Path,
+        cpu_seconds: u32,
+        fail_fast: bool,
+        jobs: usize,
+    ) -> Result<SubmissionRuns, String> {
+        let runner = runner(
+            binary,
+            limits(cpu_seconds),
+            self.hidden,
+            self.sandboxed,
+            jobs,
+        )
+        .map_err(|error| error.to_string())?;
+        let options = FolderOptions {
+            jobs,
+            strict_whitespace: false,
+            fail_fast,
+        };
+        let bar = progress::bar(self.files.len() as u64, program.file_name);
+        let judged = judge_folder(&runner, self.files, &options, &|_| bar.inc(1));
+        bar.finish_and_clear();
+        let report = judged.map_err(|error| error.to_string())?;
+        Ok(SubmissionRuns {
+            program: *program,
+            runs: report
+                .files
+                .iter()
+                .map(|record| FileRun {
+                    file: record.file.clone(),
+                    verdict: record.verdict.code().to_owned(),
+                    cpu_seconds: record.cpu_time.as_secs_f64(),
+                })
+                .collect(),
+            limit_seconds: f64::from(cpu_seconds),
+        })
+    }
+}
+
+/// One line on what a submission's runs showed.
+fn say(runs: &SubmissionRuns) {
+    let failure = runs.runs.iter().find(|run| run.verdict != "AC");
+    let summary = match failure {
+        Some(run) => format!(
+            "{} on {} after {} of CPU (limit {} s)",
+            run.verdict,
+            run.file,
+            time(Duration::from_secs_f64(run.cpu_seconds)),
+            runs.limit_seconds
+        ),
+        None => {
+            let slowest = runs
+                .runs
+                .iter()
+                .max_by(|a, b| a.cpu_seconds.total_cmp(&b.cpu_seconds));
+            match slowest {
+                Some(run) => format!(
+                    "AC on all {} files, the slowest {} of CPU on {}",
+                    runs.runs.len(),
+                    time(Duration::from_secs_f64(run.cpu_seconds)),
+                    run.file
+                ),
+                None => "no files".to_owned(),
+            }
+        }
+    };
+    eprintln!("rotation-game: {}: {summary}", runs.program.path());
+}
+
+/// Calibrates the package written to `dir` (see the module docs), saying
+/// what it does on standard error. `threads` runs at once (0: one per
+/// core, as many as the memory holds); the slow submissions run one file at
+/// a time, since each file they are still running on when they fail costs
+/// the margin again.
+pub fn calibrate(
+    dir: &Path,
+    layout: Layout,
+    package: &Package,
+    threads: usize,
+) -> Result<Calibration, ExitCode> {
+    let failed = |message: String, status: u8| {
+        eprintln!("rotation-game: cannot calibrate: {message}");
+        ExitCode::from(status)
+    };
+    let scratch = Scratch::create().map_err(|error| failed(error.to_string(), exit::IO_ERROR))?;
+    let jobs = if threads == 0 {
+        default_jobs(&limits(ACCEPTED_CAP_SECONDS))
+    } else {
+        threads
+    };
+    let started = Instant::now();
+    let bar = progress::bar(SUBMISSIONS.len() as u64, "submissions built");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|error| failed(error.to_string(), exit::OS_ERROR))?;
+    let built: Vec<Result<PathBuf, String>> = pool.install(|| {
+        SUBMISSIONS
+            .par_iter()
+            .map(|program| {
+                let binary = build(program, &scratch.0);
+                bar.inc(1);
+                binary
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut binaries = Vec::new();
+    for (program, binary) in SUBMISSIONS.iter().zip(built) {
+        let binary = binary
+            .map_err(|message| failed(format!("{}: {message}", program.path()), exit::OS_ERROR))?;
+        binaries.push((program, binary));
+    }
+    eprintln!(
+        "rotation-game: calibrating: built {} submissions in {:.1} s",
+        binaries.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let hidden = match layout {
+        Layout::Kattis => vec![dir.join("data")],
+        Layout::Plain => vec![dir.to_owned()],
+    };
+    let sandboxed = match runner(&binaries[0].1, limits(1), &hidden, true, 1) {
+        Ok(_) => true,
+        Err(stress::RunnerError::Sandbox(
+            error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)),
+        )) => {
+            eprintln!(
+                "rotation-game: warning: the submissions run without a sandbox ({error}); they are the package's own"
+            );
+            false
+        }
+        Err(error) => return Err(failed(error.to_string(), exit::OS_ERROR)),
+    };
+    if let Err(error) = stress::interrupt::stop_runs_on_signals() {
+        return Err(failed(error.to_string(), exit::OS_ERROR));
+    }
+    let files = test_files(dir, package);
+    let judging = Judging {
+        files: &files,
+        hidden: &hidden,
+        sandboxed,
+    };
+    let of_role = |role: Role| {
+        binaries
+            .iter()
+            .filter(move |(program, _)| program.role == role)
+    };
+    let mut runs: Vec<SubmissionRuns> = Vec::new();
+    for (program, binary) in of_role(Role::Accepted) {
+        let judged = judging
+            .submission(program, binary, ACCEPTED_CAP_SECONDS, false, jobs)
+            .map_err(|message| failed(message, exit::IO_ERROR))?;
+        say(&judged);
+        runs.push(judged);
+    }
+    let Some(slowest) = SlowestRun::of(&runs) else {
+        return Err(failed(
+            "no accepted submission made a run".to_owned(),
+            exit::OS_ERROR,
+        ));
+    };
+    let limit = slowest.time_limit();
+    eprintln!(
+        "rotation-game: time limit {} s, from the slowest accepted run ({} on {}); too slow: over {} s",
+        limit.seconds(),
+        slowest.program,
+        slowest.file,
+        Calibration::too_slow_limit(limit)
+    );
+    for (role, cpu_seconds, jobs) in [
+        (Role::WrongAnswer, limit.seconds(), jobs),
+        (
+            Role::TimeLimitExceeded,
+            Calibration::too_slow_limit(limit),
+            1,
+        ),
+    ] {
+        for (program, binary) in of_role(role) {
+            let judged = judging
+                .submission(program, binary, cpu_seconds, true, jobs)
+                .map_err(|message| failed(message, exit::IO_ERROR))?;
+            say(&judged);
+            runs.push(judged);
+        }
+    }
+    Calibration::new(&runs, &package.report).ok_or_else(|| {
+        failed(
+            "no accepted submission made a run".to_owned(),
+            exit::OS_ERROR,
+        )
+    })
+}

@@ -97,6 +97,13 @@ pub(super) fn ordered_windows<T: Send>(
 mod tests {
     use super::*;
 
+    fn two_threads() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
     /// Numbers 0.. in windows of three, squared by the pool, written in
     /// order, until the one numbered `last` is written.
     struct Squares {
@@ -123,10 +130,7 @@ mod tests {
 
     #[test]
     fn items_are_written_in_order_and_the_run_ends_where_write_says() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         let mut stage = Squares {
             next: 0,
             last: Some(100),
@@ -151,20 +155,14 @@ mod tests {
                 Err(io::Error::other("disk full"))
             }
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         let error = ordered_windows(&pool, &mut Failing, &|_: &mut u8| {}).unwrap_err();
         assert_eq!(error.to_string(), "disk full");
     }
 
     #[test]
     fn a_panic_in_work_reaches_the_caller_after_the_items_before_it() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         let mut stage = Squares {
             next: 0,
             last: None,

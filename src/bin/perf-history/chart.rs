@@ -144,7 +144,9 @@ where
         .max_light_lines(4)
         .x_labels(n)
         .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(i) if *i < n && (n - 1 - *i) % every == 0 => commits[*i].clone(),
+            SegmentValue::CenterOf(i) if *i < n && (n - 1 - *i).is_multiple_of(every) => {
+                commits[*i].clone()
+            }
             _ => String::new(),
         })
         .x_label_style(("monospace", 11))

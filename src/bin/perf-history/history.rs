@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::results::{Counts, parse_baseline, parse_gungraun};
+use crate::results::{self, Counts, parse_baseline, parse_gungraun};
 
 /// One bench at one commit: a row of `history.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,23 +226,8 @@ fn run_benches(tree: &Path, target_dir: &Path) -> Result<Counts, String> {
             installed_runner()
         ));
     }
-    let output = Command::new("cargo")
-        .args([
-            "bench",
-            "--bench",
-            "instructions",
-            "--",
-            "--output-format=json",
-        ])
-        .current_dir(tree)
-        .env("CARGO_TARGET_DIR", target_dir)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo bench failed ({})", output.status));
-    }
-    parse_gungraun(&String::from_utf8_lossy(&output.stdout))
+    let stdout = results::run_benches(Some(tree), Some(target_dir))?;
+    parse_gungraun(&String::from_utf8_lossy(&stdout))
 }
 
 #[cfg(test)]

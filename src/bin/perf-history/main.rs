@@ -22,7 +22,7 @@ mod results;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
@@ -83,28 +83,15 @@ fn main() -> ExitCode {
 
 /// `perf-history bench`.
 fn bench(bmf: Option<&Path>, results: &Path) -> Result<(), String> {
-    let output = Command::new("cargo")
-        .args([
-            "bench",
-            "--bench",
-            "instructions",
-            "--",
-            "--output-format=json",
-        ])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo bench failed ({})", output.status));
-    }
+    let stdout = results::run_benches(None, None)?;
     let write = |path: &Path, bytes: &[u8]| {
         if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
         }
         fs::write(path, bytes).map_err(|error| format!("{}: {error}", path.display()))
     };
-    write(results, &output.stdout)?;
-    let counts = results::parse_gungraun(&String::from_utf8_lossy(&output.stdout))?;
+    write(results, &stdout)?;
+    let counts = results::parse_gungraun(&String::from_utf8_lossy(&stdout))?;
     for (name, count) in &counts {
         println!("{name:<28} {count:>12}");
     }

@@ -2,6 +2,8 @@
 //! baseline, written as Bencher Metric Format JSON.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// Instructions executed, by bench (`function.id`, as the baseline names
 /// them).
@@ -62,6 +64,34 @@ pub fn bmf(counts: &Counts) -> serde_json::Value {
         })
         .collect::<serde_json::Map<_, _>>();
     serde_json::Value::Object(benches)
+}
+
+/// Runs `cargo bench --bench instructions` (gungraun's JSON on standard
+/// output) in `dir`, or here, with `CARGO_TARGET_DIR` set to `target_dir`
+/// when given; what it printed on standard output.
+pub fn run_benches(dir: Option<&Path>, target_dir: Option<&Path>) -> Result<Vec<u8>, String> {
+    let mut command = Command::new("cargo");
+    command.args([
+        "bench",
+        "--bench",
+        "instructions",
+        "--",
+        "--output-format=json",
+    ]);
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    if let Some(target_dir) = target_dir {
+        command.env("CARGO_TARGET_DIR", target_dir);
+    }
+    let output = command
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    if !output.status.success() {
+        return Err(format!("cargo bench failed ({})", output.status));
+    }
+    Ok(output.stdout)
 }
 
 #[cfg(test)]

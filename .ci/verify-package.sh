@@ -12,7 +12,8 @@
 #     .ci/verify-package.sh                   # everything, the statement included
 #     .ci/verify-package.sh --skip-statement  # no LaTeX: config, validators, data, submissions
 #
-# Set PACKAGE_DIR to keep the package and verifyproblem's log there.
+# Set PACKAGE_DIR to keep the package and verifyproblem's log there, and
+# ROTATION_GAME to use that binary instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,8 +53,11 @@ if [ "$("$venv/bin/verifyproblem" --version 2>/dev/null | head -n 1 | cut -d ' '
     "$venv/bin/pip" install --quiet --disable-pip-version-check "problemtools==$problemtools_version"
 fi
 
-say "building rotation-game"
-cargo build --release --quiet
+rotation_game="${ROTATION_GAME:-target/release/rotation-game}"
+if [ -z "${ROTATION_GAME:-}" ]; then
+    say "building rotation-game"
+    cargo build --release --quiet
+fi
 work="${PACKAGE_DIR:-$(mktemp -d)}"
 [ -n "${PACKAGE_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
@@ -61,7 +65,7 @@ problem="$work/rotationgame"
 rm -rf "$problem"
 
 say "writing the package of seed $seed to $problem"
-target/release/rotation-game package "$problem" --seed "$seed"
+"$rotation_game" package "$problem" --seed "$seed"
 
 parts=()
 if $skip_statement; then

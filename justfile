@@ -53,6 +53,10 @@ package *ARGS:
 verify-package *ARGS:
     bash .ci/verify-package.sh {{ARGS}}
 
+# package --calibrate through the binary on the seed-1 package (4 to 5 minutes; not in CI, for time).
+package-calibrate-test:
+    CI=1 cargo test --release --test package_calibrate -- --ignored --nocapture
+
 # The gungraun-runner version must equal the gungraun crate's in Cargo.lock.
 gungraun_version := `grep -A1 'name = "gungraun-runner"' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p'`
 

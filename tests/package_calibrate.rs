@@ -7,8 +7,9 @@
 //!
 //! The figures are measured here, so nothing is compared with a fixed time:
 //! the test prints them. It takes some 4 minutes of CPU (every accepted
-//! submission on every file), so it is ignored by default; `.ci/run` runs
-//! it:
+//! submission on every file), so it is ignored by default, and `.ci/run`
+//! leaves it out to stay within its time; `just package-calibrate-test`
+//! runs it:
 //!
 //! ```text
 //! CI=1 cargo test --release --test package_calibrate -- --ignored --nocapture
@@ -78,7 +79,7 @@ fn real_runs(report: &str) -> Vec<RealRun> {
 }
 
 #[test]
-#[ignore = "runs every submission on the package: some 4 minutes of CPU; .ci/run runs it"]
+#[ignore = "runs every submission on the package: some 4 minutes of CPU; just package-calibrate-test runs it"]
 fn calibrate_sets_problemtools_limit_from_the_real_runs_and_checks_the_margin() {
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("rotationgame");

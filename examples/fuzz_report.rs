@@ -24,6 +24,7 @@
 //! is shown as `–` and said so under the table, never guessed.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -130,30 +131,16 @@ fn module_lines(
     (total, missing)
 }
 
-/// The date and time of a Unix time, `YYYY-MM-DD HH:MM UTC`.
+/// The date and time of a Unix time, `YYYY-MM-DD HH:MM UTC`, or `after
+/// 9999` for a time RFC 3339 cannot write.
 fn utc(seconds: u64) -> String {
-    // Howard Hinnant's civil_from_days.
-    let days = (seconds / 86_400) as i64;
-    let minutes_of_day = seconds % 86_400 / 60;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        minutes_of_day / 60,
-        minutes_of_day % 60
-    )
+    let time = UNIX_EPOCH + std::time::Duration::from_secs(seconds);
+    // `YYYY-MM-DDTHH:MM:SSZ`, cut to the minute.
+    let mut rfc3339 = String::new();
+    if write!(rfc3339, "{}", humantime::format_rfc3339_seconds(time)).is_err() {
+        return "after 9999".to_owned();
+    }
+    format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
 }
 
 /// The files of a folder, with their sizes and modification times.
@@ -483,6 +470,7 @@ mod tests {
         assert_eq!(utc(0), "1970-01-01 00:00 UTC");
         assert_eq!(utc(951_782_400 + 3_661), "2000-02-29 01:01 UTC");
         assert_eq!(utc(1_767_225_540), "2025-12-31 23:59 UTC");
+        assert_eq!(utc(300_000_000_000), "after 9999");
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(grouped(100), "100");

@@ -19,10 +19,11 @@ use rotation_game::stress::{
 use serde::Serialize;
 
 use crate::exit;
+use crate::judging_args::JudgingArgs;
 use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
-use crate::runner_args::{RunnerArgs, default_jobs, isolation_summary};
+use crate::runner_args::isolation_summary;
 use crate::timing::{counted, memory, time};
 
 /// Judge a program on every test file of a problem package (data/sample,
@@ -66,35 +67,14 @@ pub struct JudgeArgs {
     #[arg(long, value_enum, default_value = "auto")]
     layout: LayoutArg,
 
-    /// How many files are judged at once, 1 to 256 (default: the number of
-    /// CPUs, or fewer if the memory available cannot hold that many runs at
-    /// --memory-limit). CPU time limits do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
-    jobs: Option<u64>,
-
     #[command(flatten)]
-    runner: RunnerArgs,
-
-    /// Judge outputs with strict whitespace (the package's output
-    /// validator's space_change_sensitive).
-    #[arg(long)]
-    strict: bool,
-
-    /// Stop at the first file not accepted, as judges do (the files after
-    /// it are not reported).
-    #[arg(long)]
-    fail_fast: bool,
+    judging: JudgingArgs,
 
     /// Write the result to FILE as JSON: the folder, limits, isolation, one
     /// object per file (file, cases, verdict, message, cpu_seconds,
     /// wall_seconds, peak_memory_bytes) and the first failure.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-
-    /// Write the result to FILE as JUnit XML, one test case per file (its
-    /// time is the CPU time), for CI systems to display.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -116,7 +96,7 @@ enum LimitSource {
 
 /// The time limit: --time-limit, else DIR/.timelimit, else the default.
 fn time_limit(args: &JudgeArgs) -> Result<(Duration, LimitSource), String> {
-    if args.runner.time_limit.is_some() {
+    if args.judging.runner.time_limit.is_some() {
         return Ok((Limits::DEFAULT.cpu_time, LimitSource::Flag));
     }
     let path = args.dir.join(".timelimit");
@@ -156,26 +136,25 @@ pub fn run(args: JudgeArgs) -> ExitCode {
             return ExitCode::from(exit::DATA_ERROR);
         }
     };
-    let limits = args.runner.limits_or(cpu_default);
-    let jobs = args
-        .jobs
-        .map_or_else(|| default_jobs(&limits), |jobs| jobs as usize);
-    let runner =
-        match args
-            .runner
-            .runner_hiding(&args.program, jobs, limits, &folder.answer_folders())
-        {
-            Ok(runner) => runner,
-            Err(status) => return status,
-        };
+    let limits = args.judging.runner.limits_or(cpu_default);
+    let jobs = args.judging.jobs(&limits);
+    let runner = match args.judging.runner.runner_hiding(
+        &args.program,
+        jobs,
+        limits,
+        &folder.answer_folders(),
+    ) {
+        Ok(runner) => runner,
+        Err(status) => return status,
+    };
     if let Err(error) = stress::interrupt::stop_runs_on_signals() {
         eprintln!("rotation-game: cannot handle signals: {error}");
         return ExitCode::from(exit::OS_ERROR);
     }
     let options = FolderOptions {
         jobs,
-        strict_whitespace: args.strict,
-        fail_fast: args.fail_fast,
+        strict_whitespace: args.judging.strict,
+        fail_fast: args.judging.fail_fast,
     };
     let started = SystemTime::now();
     let bar = progress::bar(folder.files.len() as u64, "files");
@@ -210,7 +189,7 @@ pub fn run(args: JudgeArgs) -> ExitCode {
         eprintln!("rotation-game: cannot write {}: {error}", path.display());
         return ExitCode::from(exit::IO_ERROR);
     }
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         let written = fs::File::create(path).and_then(|file| {
             let mut out = io::BufWriter::new(file);
             junit::write(&mut out, &junit_suite(&judging, started))?;
@@ -677,28 +656,6 @@ fn repeat_command(args: &JudgeArgs, jobs: usize) -> String {
         LayoutArg::Kattis => command.push_str(" --layout kattis"),
         LayoutArg::Plain => command.push_str(" --layout plain"),
     }
-    if args.jobs.is_some() {
-        command.push_str(&format!(" --jobs {jobs}"));
-    }
-    let runner = &args.runner;
-    if let Some(seconds) = runner.time_limit {
-        command.push_str(&format!(" --time-limit {seconds}"));
-    }
-    if let Some(wall) = runner.wall_limit {
-        command.push_str(&format!(" --wall-limit {wall}"));
-    }
-    let defaults = Limits::DEFAULT;
-    if runner.memory_limit * stress::MIB != defaults.memory_bytes {
-        command.push_str(&format!(" --memory-limit {}", runner.memory_limit));
-    }
-    if runner.output_limit != defaults.output_bytes {
-        command.push_str(&format!(" --output-limit {}", runner.output_limit));
-    }
-    if args.strict {
-        command.push_str(" --strict");
-    }
-    if args.fail_fast {
-        command.push_str(" --fail-fast");
-    }
+    command.push_str(&args.judging.repeat_flags(jobs));
     command
 }

@@ -69,33 +69,16 @@ pub fn escape(text: &str) -> String {
 }
 
 /// `2025-12-01T04:35:19`: a time in UTC as the schema's `timestamp` wants
-/// it (ISO 8601 without a time zone).
+/// it (ISO 8601 without a time zone). A clock set before 1970 or after
+/// 9999, which RFC 3339 cannot write, gives the nearest time it can.
 pub fn timestamp(time: SystemTime) -> String {
-    let seconds = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs());
-    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60
-    )
+    // 9999-12-31T23:59:59, the last second of RFC 3339's four-digit years.
+    let last = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_799);
+    let time = time.clamp(SystemTime::UNIX_EPOCH, last);
+    let mut rfc3339 = humantime::format_rfc3339_seconds(time).to_string();
+    // RFC 3339 ends in `Z` (UTC); the schema's `xs:dateTime` takes none.
+    rfc3339.pop();
+    rfc3339
 }
 
 /// This machine's name, for the `hostname` attribute.
@@ -186,5 +169,8 @@ mod tests {
         assert_eq!(at(0), "1970-01-01T00:00:00");
         assert_eq!(at(951_782_400), "2000-02-29T00:00:00");
         assert_eq!(at(1_764_563_719), "2025-12-01T04:35:19");
+        let before_1970 = SystemTime::UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(timestamp(before_1970), "1970-01-01T00:00:00");
+        assert_eq!(at(300_000_000_000), "9999-12-31T23:59:59");
     }
 }

@@ -14,6 +14,7 @@ use rotation_game::stress::{
 };
 
 use crate::exit;
+use crate::repeat::shell_quote;
 
 /// Limits and isolation of each run.
 #[derive(Args, Clone, Debug)]
@@ -78,6 +79,38 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 }
 
 impl RunnerArgs {
+    /// The limits and isolation flags as given, for a command that runs
+    /// again: a time limit when one was given, the others when they are
+    /// not the defaults.
+    pub fn repeat_flags(&self) -> String {
+        let mut flags = String::new();
+        if let Some(seconds) = self.time_limit {
+            flags.push_str(&format!(" --time-limit {seconds}"));
+        }
+        if let Some(wall) = self.wall_limit {
+            flags.push_str(&format!(" --wall-limit {wall}"));
+        }
+        let defaults = Limits::DEFAULT;
+        if self.memory_limit * MIB != defaults.memory_bytes {
+            flags.push_str(&format!(" --memory-limit {}", self.memory_limit));
+        }
+        if self.output_limit != defaults.output_bytes {
+            flags.push_str(&format!(" --output-limit {}", self.output_limit));
+        }
+        match self.sandbox {
+            SandboxArg::Auto => {}
+            SandboxArg::On => flags.push_str(" --sandbox on"),
+            SandboxArg::Off => flags.push_str(" --sandbox off"),
+        }
+        for path in &self.hide {
+            flags.push_str(&format!(
+                " --hide {}",
+                shell_quote(&path.display().to_string())
+            ));
+        }
+        flags
+    }
+
     /// The limits the flags set.
     pub fn limits(&self) -> Limits {
         self.limits_or(Limits::DEFAULT.cpu_time)

@@ -20,10 +20,11 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
+use crate::judging_args::JudgingArgs;
 use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
-use crate::runner_args::{RunnerArgs, default_jobs, isolation_summary};
+use crate::runner_args::isolation_summary;
 use crate::timing::{self, cases, counted, memory, time};
 
 /// Judge a program on generated boards as a contest judge does: every run
@@ -75,22 +76,8 @@ pub struct StressArgs {
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     cases_per_run: u64,
 
-    /// How many runs go at once, 1 to 256 (default: the number of CPUs, or
-    /// fewer if the memory available cannot hold that many runs at
-    /// --memory-limit). CPU time limits do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
-    jobs: Option<u64>,
-
     #[command(flatten)]
-    runner: RunnerArgs,
-
-    /// Judge outputs with strict whitespace (as check --strict).
-    #[arg(long)]
-    strict: bool,
-
-    /// Stop at the first failing run (runs after it are not reported).
-    #[arg(long)]
-    fail_fast: bool,
+    judging: JudgingArgs,
 
     /// Write the smallest failing case to FILE as judge input.
     #[arg(long, value_name = "FILE")]
@@ -101,11 +88,6 @@ pub struct StressArgs {
     /// wall_seconds, peak_memory_bytes).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-
-    /// Write the campaign to FILE as JUnit XML, one test case per run
-    /// (its time is the CPU time), for CI systems to display.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
 }
 
 /// The campaign, as `--json` writes it.
@@ -192,19 +174,16 @@ pub fn run(args: StressArgs) -> ExitCode {
     let generator = whole.clone().sharded(shard);
     let requested = args.generator.boards(FOR_CAMPAIGNS);
     let count = generator.count(requested);
-    let jobs = match args.jobs {
-        Some(jobs) => jobs as usize,
-        None => default_jobs(&args.runner.limits()),
-    };
-    let runner = match args.runner.runner(&args.program, jobs) {
+    let jobs = args.judging.jobs(&args.judging.runner.limits());
+    let runner = match args.judging.runner.runner(&args.program, jobs) {
         Ok(runner) => runner,
         Err(status) => return status,
     };
     let options = StressOptions {
         cases_per_run: args.cases_per_run,
         jobs,
-        strict_whitespace: args.strict,
-        fail_fast: args.fail_fast,
+        strict_whitespace: args.judging.strict,
+        fail_fast: args.judging.fail_fast,
     };
     // Ctrl-C and the like end the runs cleanly, then the campaign.
     if let Err(error) = stress::interrupt::stop_runs_on_signals() {
@@ -275,7 +254,7 @@ pub fn run(args: StressArgs) -> ExitCode {
             return ExitCode::from(exit::IO_ERROR);
         }
     }
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         let suite = junit_suite(
             &args, &whole, &generator, &report, &runner, &command, started,
         );
@@ -473,26 +452,7 @@ fn repeat_command(args: &StressArgs, generator: &Generator, requested: u64, jobs
     if args.cases_per_run != 1 {
         command.push_str(&format!(" --cases-per-run {}", args.cases_per_run));
     }
-    if args.jobs.is_some() {
-        command.push_str(&format!(" --jobs {jobs}"));
-    }
-    let limits = args.runner.limits();
-    let defaults = Limits::DEFAULT;
-    if limits.cpu_time != defaults.cpu_time {
-        command.push_str(&format!(" --time-limit {}", limits.cpu_time.as_secs_f64()));
-    }
-    if let Some(wall) = args.runner.wall_limit {
-        command.push_str(&format!(" --wall-limit {wall}"));
-    }
-    if limits.memory_bytes != defaults.memory_bytes {
-        command.push_str(&format!(" --memory-limit {}", args.runner.memory_limit));
-    }
-    if limits.output_bytes != defaults.output_bytes {
-        command.push_str(&format!(" --output-limit {}", limits.output_bytes));
-    }
-    if args.strict {
-        command.push_str(" --strict");
-    }
+    command.push_str(&args.judging.repeat_flags(jobs));
     command
 }
 

@@ -334,9 +334,7 @@ impl Answering<'_> {
     /// Solves `batch` into `answers`, which it empties first. Without
     /// `keep_going`, nothing after the first bad case is solved.
     fn batch(self, batch: &Batch, answers: &mut Answers) {
-        answers.output.clear();
-        answers.errors.clear();
-        answers.solved = 0;
+        self.start(answers);
         let mut case = batch.first_case;
         let mut done = 0;
         for next_error in 0..=batch.errors.len() {
@@ -354,6 +352,13 @@ impl Answering<'_> {
             }
             case += 1;
         }
+    }
+
+    /// Empties `answers`, for the answers of a batch or chunk.
+    fn start(self, answers: &mut Answers) {
+        answers.output.clear();
+        answers.errors.clear();
+        answers.solved = 0;
     }
 
     /// Solves consecutive valid cases, the first numbered `case`, and
@@ -510,7 +515,7 @@ pub fn solve_stream<R: Read + Send, W: Write>(
 /// Chunks are solved in parallel as long as the input is written the
 /// canonical way (one case a line, single spaces); from the first chunk
 /// that is not, the rest is read sequentially, as [`solve_stream`] reads
-/// it. The file's own position is moved.
+/// it. Where the file is left positioned afterwards is unspecified.
 ///
 /// # Errors
 ///

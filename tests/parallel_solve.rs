@@ -215,7 +215,8 @@ fn threads_give_the_same_transcript_as_one_thread() {
 
 /// Inputs that leave the canonical form somewhere: the threads that read a
 /// file must fall back to the sequential reading there, with the same case
-/// numbers, lines, columns and messages. A chunk is 4,096 lines.
+/// numbers, lines, columns and messages. A chunk is 4,096 lines, read a
+/// block of 512 at a time.
 fn irregular_inputs() -> Vec<(&'static str, String)> {
     let canonical = input_with_bad_lines(&[]);
     let lines: Vec<String> = canonical.lines().map(str::to_owned).collect();
@@ -243,6 +244,14 @@ fn irregular_inputs() -> Vec<(&'static str, String)> {
         (
             "a leading space starting a chunk",
             with(8192, &|l| format!(" {l}"), "\n"),
+        ),
+        (
+            "a trailing space ending the first block",
+            with(511, &|l| format!("{l} "), "\n"),
+        ),
+        (
+            "a bad value starting the second chunk's second block",
+            with(4096 + 512, &|l| l.replacen('3', "0", 1), "\n"),
         ),
         (
             "a bad value in the second chunk",

@@ -9,8 +9,8 @@
 //! the case and line numbers of its first line follow from its offset. So
 //! the pool's threads take chunks [`CHUNK_BYTES`] apart, a window of them
 //! at a time ([`ordered_windows`]), each reads its own with positioned
-//! reads, and parses and answers it *assuming* that the input up to it is
-//! canonical. The calling thread writes the chunks' answers in input order, and keeps each chunk that met the assumption while every
+//! reads, a block of [`BLOCK_LINES`] lines at a time, and parses and
+//! answers it *assuming* that the input up to it is canonical. The calling thread writes the chunks' answers in input order, and keeps each chunk that met the assumption while every
 //! chunk before it did: such a chunk starts where the previous one ended,
 //! at a line start between cases, so its boards and case numbers are what
 //! the sequential reader gives.
@@ -28,13 +28,12 @@
 //! the writer.
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::sync::Mutex;
+use std::io::{self, Read, Seek, Write};
 
 use crate::board::Board;
 use crate::judge::ordered_windows::{Stage, ordered_windows};
 use crate::judge::{
-    Answering, BATCH_CASES, BATCHES_PER_THREAD, CaseError, Slot, SolveOptions, SolveSummary,
+    Answering, Answers, BATCH_CASES, BATCHES_PER_THREAD, CaseError, SolveOptions, SolveSummary,
     write_answers,
 };
 use crate::parser::{CANONICAL_LINE, CaseReader, canonical_line_sets};
@@ -43,7 +42,19 @@ use crate::parser::{CANONICAL_LINE, CaseReader, canonical_line_sets};
 /// [`BATCHES_PER_THREAD`] chunks per thread).
 const CHUNK_BYTES: usize = BATCH_CASES * CANONICAL_LINE;
 
+/// Canonical lines a thread reads, parses and answers at once: a chunk is
+/// worked on a block at a time, so that its input and its boards stay in
+/// the core's cache between reading and answering, and only its answers,
+/// about a quarter of its input, are held until they are written.
+const BLOCK_LINES: usize = 512;
+
+/// Bytes per block.
+const BLOCK_BYTES: usize = BLOCK_LINES * CANONICAL_LINE;
+
+const _: () = assert!(CHUNK_BYTES.is_multiple_of(BLOCK_BYTES));
+
 /// How reading a chunk ended.
+#[derive(Clone, Copy)]
 enum ChunkEnd {
     /// The chunk is full; the file may hold more.
     Full,
@@ -57,93 +68,113 @@ enum ChunkEnd {
 struct Chunk {
     /// Offset of its first byte from the start of the judge input.
     offset: u64,
-    bytes: Vec<u8>,
+    /// The bytes read of it, which are `cases` canonical lines when it is
+    /// clean.
+    len: usize,
     end: ChunkEnd,
     /// Whether it met the assumption (whole canonical lines, read without
-    /// error); then `slot` holds its boards and their answers.
+    /// error); then `answers` holds the answers of its `cases` cases.
     clean: bool,
-    slot: Slot,
+    cases: usize,
+    answers: Answers,
+    /// The block being worked on: its bytes ([`BLOCK_BYTES`] long, filled
+    /// only by reading) and its boards.
+    block: Vec<u8>,
+    boards: Vec<Board>,
 }
 
 impl Chunk {
     fn new() -> Chunk {
         Chunk {
             offset: 0,
-            bytes: Vec::with_capacity(CHUNK_BYTES),
+            len: 0,
             end: ChunkEnd::Full,
             clean: false,
-            slot: Slot::new(),
+            cases: 0,
+            answers: Answers::new(),
+            block: vec![0; BLOCK_BYTES],
+            boards: Vec::with_capacity(BLOCK_LINES),
         }
     }
 
-    /// Parses the chunk as canonical lines and, when it is, answers them.
-    fn answer(&mut self, answering: Answering<'_>) {
+    /// Reads the chunk a block at a time and answers each block of
+    /// canonical lines; the chunk is clean when every block was. Without
+    /// `keep_going`, a board the solver refuses ends the chunk, and the
+    /// run, there.
+    fn answer(&mut self, file: &FileChunks<'_>, answering: Answering<'_>) {
+        self.len = 0;
+        self.end = ChunkEnd::Full;
         self.clean = false;
-        if matches!(self.end, ChunkEnd::Failed) || !self.bytes.len().is_multiple_of(CANONICAL_LINE)
-        {
-            return;
-        }
-        let batch = &mut self.slot.batch;
-        batch.boards.clear();
-        batch.errors.clear();
-        for line in self.bytes.chunks_exact(CANONICAL_LINE) {
-            let line = line.try_into().expect("CANONICAL_LINE bytes");
-            let Some(cells_of) = canonical_line_sets(line) else {
-                return;
-            };
-            batch.boards.push(Board::from_cell_sets_unchecked(cells_of));
-        }
+        self.cases = 0;
+        answering.start(&mut self.answers);
         // Under the assumption every line before this chunk is one case.
-        batch.first_case = (self.offset / CANONICAL_LINE as u64) as usize + 1;
+        let first_case = (self.offset / CANONICAL_LINE as u64) as usize + 1;
+        let mut case = first_case;
+        while self.len < CHUNK_BYTES {
+            let (read, end) = file.read(self.offset + self.len as u64, &mut self.block);
+            self.end = end;
+            if matches!(end, ChunkEnd::Failed) || !read.is_multiple_of(CANONICAL_LINE) {
+                return;
+            }
+            self.boards.clear();
+            for line in self.block[..read].chunks_exact(CANONICAL_LINE) {
+                let line = line.try_into().expect("CANONICAL_LINE bytes");
+                let Some(cells_of) = canonical_line_sets(line) else {
+                    return;
+                };
+                self.boards.push(Board::from_cell_sets_unchecked(cells_of));
+            }
+            self.len += read;
+            self.cases += self.boards.len();
+            let goes_on = answering.run(&self.boards, &mut case, &mut self.answers);
+            if !goes_on || matches!(end, ChunkEnd::EndOfFile) {
+                break;
+            }
+        }
         self.clean = true;
-        answering.batch(&self.slot.batch, &mut self.slot.answers);
     }
 }
 
 /// A regular file's judge input, from byte `start` of the file, read in
-/// chunks by position.
+/// chunks by position: each thread reads its own with positioned reads
+/// (`pread`), which neither share nor move the file's position, so that no
+/// thread waits for another's read.
 pub(super) struct FileChunks<'a> {
-    /// The file, behind a lock: a positioned read is a seek and a read.
-    file: Mutex<&'a File>,
+    file: &'a File,
     start: u64,
 }
 
 impl<'a> FileChunks<'a> {
     /// The judge input of `file` from its current position, when it is a
-    /// regular file that can say where it is.
+    /// regular file that can say where it is, on a system with positioned
+    /// reads.
     pub(super) fn new(file: &'a File) -> Option<FileChunks<'a>> {
+        if !cfg!(any(unix, windows)) {
+            return None;
+        }
         let regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
         let start = regular.then(|| (&*file).stream_position().ok()).flatten()?;
-        Some(FileChunks {
-            file: Mutex::new(file),
-            start,
-        })
+        Some(FileChunks { file, start })
     }
 
-    /// Reads the chunk at `chunk.offset`: [`CHUNK_BYTES`] bytes, fewer at
-    /// the end of the file.
-    fn read(&self, chunk: &mut Chunk) {
-        chunk.bytes.clear();
-        chunk.end = ChunkEnd::Full;
-        let mut file = self
-            .file
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if file
-            .seek(SeekFrom::Start(self.start + chunk.offset))
-            .is_err()
-        {
-            chunk.end = ChunkEnd::Failed;
-            return;
+    /// Reads `block.len()` bytes from `offset` of the judge input into
+    /// `block`, fewer at the end of the file: how many, and how reading
+    /// ended.
+    fn read(&self, offset: u64, block: &mut [u8]) -> (usize, ChunkEnd) {
+        let mut read = 0;
+        while read < block.len() {
+            match read_at(
+                self.file,
+                &mut block[read..],
+                self.start + offset + read as u64,
+            ) {
+                Ok(0) => return (read, ChunkEnd::EndOfFile),
+                Ok(more) => read += more,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return (read, ChunkEnd::Failed),
+            }
         }
-        match (&mut *file)
-            .take(CHUNK_BYTES as u64)
-            .read_to_end(&mut chunk.bytes)
-        {
-            Ok(read) if read < CHUNK_BYTES => chunk.end = ChunkEnd::EndOfFile,
-            Ok(_) => {}
-            Err(_) => chunk.end = ChunkEnd::Failed,
-        }
+        (read, ChunkEnd::Full)
     }
 
     /// Solves the file's judge input on `options.threads` threads; see the
@@ -171,15 +202,14 @@ impl<'a> FileChunks<'a> {
             summary: &mut *summary,
         };
         ordered_windows(&pool, &mut stage, &|chunk: &mut Chunk| {
-            self.read(chunk);
-            chunk.answer(answering);
+            chunk.answer(&self, answering);
         })?;
         let written = stage.written;
         if !written.fall_back {
             return Ok(());
         }
         let rest = FileFrom {
-            file: self.file.into_inner().unwrap_or_else(|p| p.into_inner()),
+            file: self.file,
             position: self.start + written.offset,
         };
         let cases = CaseReader::resume(rest, written.offset, written.case as u64, written.case);
@@ -230,10 +260,10 @@ impl<W: Write> Stage<Chunk> for ChunkStage<'_, W> {
             self.written.fall_back = true;
             return Ok(true);
         }
-        let stop = self.answering.stops_the_run(&chunk.slot.answers);
-        write_answers(&chunk.slot.answers, self.output, self.report, self.summary)?;
-        self.written.offset += chunk.bytes.len() as u64;
-        self.written.case += chunk.slot.batch.boards.len();
+        let stop = self.answering.stops_the_run(&chunk.answers);
+        write_answers(&chunk.answers, self.output, self.report, self.summary)?;
+        self.written.offset += chunk.len as u64;
+        self.written.case += chunk.cases;
         Ok(stop || matches!(chunk.end, ChunkEnd::EndOfFile))
     }
 }
@@ -246,10 +276,29 @@ struct FileFrom<'a> {
 
 impl Read for FileFrom<'_> {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        let mut file = self.file;
-        file.seek(SeekFrom::Start(self.position))?;
-        let read = file.read(buffer)?;
+        let read = read_at(self.file, buffer, self.position)?;
         self.position += read as u64;
         Ok(read)
     }
+}
+
+/// Reads into `buffer` from byte `offset` of `file`, as one `pread`: how
+/// many bytes were read, 0 at the end of the file.
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buffer, offset)
+}
+
+/// Reads into `buffer` from byte `offset` of `file` (Windows' positioned
+/// read, which moves the file's position too; only this module reads it).
+#[cfg(windows)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buffer, offset)
+}
+
+/// No positioned reads here: [`FileChunks::new`] gives none, so this is
+/// never called.
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
+    Err(io::ErrorKind::Unsupported.into())
 }

@@ -13,13 +13,13 @@ use rotation_game::checker::Quote;
 use rotation_game::judge::write_answer;
 use rotation_game::parser::format_input;
 use rotation_game::stress::{
-    self, DataFolder, FailedRun, FileRecord, FileVerdict, FolderLayout, FolderOptions,
-    FolderReport, Isolation, Judgement, Limits, Runner, judge_folder,
+    DataFolder, FailedRun, FileRecord, FileVerdict, FolderLayout, FolderOptions, FolderReport,
+    Isolation, Judgement, Limits, Runner, judge_folder,
 };
 use serde::Serialize;
 
 use crate::exit;
-use crate::judging_args::JudgingArgs;
+use crate::judging_args::{self, JudgingArgs};
 use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
@@ -147,9 +147,8 @@ pub fn run(args: JudgeArgs) -> ExitCode {
         Ok(runner) => runner,
         Err(status) => return status,
     };
-    if let Err(error) = stress::interrupt::stop_runs_on_signals() {
-        eprintln!("rotation-game: cannot handle signals: {error}");
-        return ExitCode::from(exit::OS_ERROR);
+    if let Err(status) = judging_args::stop_runs_on_signals() {
+        return status;
     }
     let options = FolderOptions {
         jobs,
@@ -162,17 +161,7 @@ pub fn run(args: JudgeArgs) -> ExitCode {
     bar.finish_and_clear();
     let report = match judged {
         Ok(report) => report,
-        Err(error) => {
-            if let Some(signal) = stress::interrupt::received() {
-                eprintln!(
-                    "rotation-game: stopped by {}: every run was ended, and no report written",
-                    stress::signal_name(signal)
-                );
-                return ExitCode::from(128 + signal as u8);
-            }
-            eprintln!("rotation-game: cannot judge {:?}: {error}", args.program);
-            return ExitCode::from(exit::IO_ERROR);
-        }
+        Err(error) => return judging_args::runs_ended(&error, "judge", &args.program),
     };
     let command = repeat_command(&args, jobs);
     let judging = Judging {

@@ -1,12 +1,16 @@
-//! The flags of the commands that judge someone else's program (`judge`
-//! and `stress`): how many runs go at once, each run's limits and
-//! isolation, how outputs are judged, when to stop, and the JUnit report.
+//! What the commands that judge someone else's program (`judge` and
+//! `stress`) share: their flags (how many runs go at once, each run's
+//! limits and isolation, how outputs are judged, when to stop, and the
+//! JUnit report), and how they end when their runs cannot go on.
 
+use std::io;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
-use rotation_game::stress::Limits;
+use rotation_game::stress::{self, Limits};
 
+use crate::exit;
 use crate::runner_args::{RunnerArgs, default_jobs};
 
 /// The flags `judge` and `stress` share.
@@ -61,6 +65,30 @@ impl JudgingArgs {
         }
         flags
     }
+}
+
+/// Makes a stopping signal (Ctrl-C and the like) end the runs cleanly, then
+/// the command; the status to exit with when that cannot be arranged.
+pub fn stop_runs_on_signals() -> Result<(), ExitCode> {
+    stress::interrupt::stop_runs_on_signals().map_err(|error| {
+        eprintln!("rotation-game: cannot handle signals: {error}");
+        ExitCode::from(exit::OS_ERROR)
+    })
+}
+
+/// Says why the runs of `program` did not go on, and gives the status: a
+/// stopping signal's (the shell's convention for a command a signal
+/// ended), or an I/O error's when `doing` the runs failed.
+pub fn runs_ended(error: &io::Error, doing: &str, program: &str) -> ExitCode {
+    if let Some(signal) = stress::interrupt::received() {
+        eprintln!(
+            "rotation-game: stopped by {}: every run was ended, and no report written",
+            stress::signal_name(signal)
+        );
+        return ExitCode::from(128 + signal as u8);
+    }
+    eprintln!("rotation-game: cannot {doing} {program:?}: {error}");
+    ExitCode::from(exit::IO_ERROR)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod generate;
 mod input;
 #[cfg(unix)]
 mod judge;
+#[cfg(unix)]
 mod judging_args;
 #[cfg(unix)]
 mod junit;

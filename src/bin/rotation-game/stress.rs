@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
-use crate::judging_args::JudgingArgs;
+use crate::judging_args::{self, JudgingArgs};
 use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
@@ -186,9 +186,8 @@ pub fn run(args: StressArgs) -> ExitCode {
         fail_fast: args.judging.fail_fast,
     };
     // Ctrl-C and the like end the runs cleanly, then the campaign.
-    if let Err(error) = stress::interrupt::stop_runs_on_signals() {
-        eprintln!("rotation-game: cannot handle signals: {error}");
-        return ExitCode::from(exit::OS_ERROR);
+    if let Err(status) = judging_args::stop_runs_on_signals() {
+        return status;
     }
     let started = SystemTime::now();
     let bar = progress::bar(count, "cases");
@@ -198,18 +197,7 @@ pub fn run(args: StressArgs) -> ExitCode {
     bar.finish_and_clear();
     let report = match outcome {
         Ok(report) => report,
-        Err(error) => {
-            if let Some(signal) = stress::interrupt::received() {
-                eprintln!(
-                    "rotation-game: stopped by {}: every run was ended, and no report written",
-                    stress::signal_name(signal)
-                );
-                // The shell's convention for a command a signal ended.
-                return ExitCode::from(128 + signal as u8);
-            }
-            eprintln!("rotation-game: cannot run {:?}: {error}", args.program);
-            return ExitCode::from(exit::IO_ERROR);
-        }
+        Err(error) => return judging_args::runs_ended(&error, "run", &args.program),
     };
     let summary = Summary::of(&report.runs);
     let failed = report.failure.is_some();

@@ -198,3 +198,55 @@ proptest! {
         }
     }
 }
+
+/// Gives its bytes a few at a time, each read after an interrupted one, and
+/// then, when `fails_at_end`, an error instead of the end of the input.
+struct Stammering<'a> {
+    bytes: &'a [u8],
+    interrupted: bool,
+    fails_at_end: bool,
+}
+
+impl std::io::Read for Stammering<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        self.interrupted = !self.interrupted;
+        if self.interrupted {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if self.bytes.is_empty() && self.fails_at_end {
+            return Err(std::io::Error::other("the disk went away"));
+        }
+        let count = self.bytes.len().min(buffer.len()).min(5);
+        buffer[..count].copy_from_slice(&self.bytes[..count]);
+        self.bytes = &self.bytes[count..];
+        Ok(count)
+    }
+}
+
+#[test]
+fn interrupted_reads_are_retried_and_failed_reads_are_reported_where_reading_stopped() {
+    let reader = |fails_at_end| Stammering {
+        bytes: SAMPLE_INPUT.as_bytes(),
+        interrupted: false,
+        fails_at_end,
+    };
+    let boards = validate(reader(false), &ValidateOptions::default()).unwrap();
+    assert_eq!(boards, sample_boards());
+    let cut = &SAMPLE_INPUT.as_bytes()[..SAMPLE_INPUT.len() - 2];
+    let failing = Stammering {
+        bytes: cut,
+        interrupted: false,
+        fails_at_end: true,
+    };
+    let found = validate(failing, &ValidateOptions::default()).unwrap_err();
+    assert_eq!(
+        found.rule(),
+        &Rule::Io("the disk went away".to_owned()),
+        "{found}"
+    );
+    assert_eq!(
+        found.line(),
+        SAMPLE_INPUT.lines().count() as u64,
+        "the line reading stopped on"
+    );
+}

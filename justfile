@@ -198,9 +198,9 @@ fuzz-all SECONDS:
         {{just_executable()}} -f {{justfile()}} -d "$PWD" fuzz "$target" {{SECONDS}}
     done
 
-# A campaign: every target for SECONDS s, JOBS at a time, logs in fuzz/logs/; then `just fuzz-report`.
-fuzz-campaign SECONDS="600" JOBS="1":
-    bash fuzz/campaign.sh {{SECONDS}} {{JOBS}}
+# A campaign: every target (or the TARGETS named) for SECONDS s, JOBS at a time, logs in fuzz/logs/; then `just fuzz-report`.
+fuzz-campaign SECONDS="600" JOBS="1" *TARGETS:
+    bash fuzz/campaign.sh {{SECONDS}} {{JOBS}} {{TARGETS}}
 
 # The campaign's table: exec/s, corpus, coverage of each target's modules, last crash.
 fuzz-report:

@@ -12,6 +12,8 @@
 //! - `logs/<target>.log`, the last campaign's libFuzzer log
 //!   (`just fuzz-campaign` runs with `-print_final_stats=1`): time fuzzed,
 //!   executions and executions per second;
+//! - `logs/<target>.run` (written by `fuzz/campaign.sh`): when the target's
+//!   last run started and the machine's load average while it ran;
 //! - `corpus/<target>/`: the corpus's files and bytes;
 //! - the coverage profile, through `llvm-cov export -summary-only`: the
 //!   lines covered of the library files the target exercises
@@ -316,9 +318,9 @@ fn main() -> ExitCode {
     let dir = &options.fuzz_dir;
     let mut notes = Vec::new();
     println!(
-        "| target | fuzzed | executions | exec/s | corpus | line coverage of its modules | last crash |"
+        "| target | fuzzed | executions | exec/s | load while fuzzed | corpus | line coverage of its modules | last crash |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+    println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |");
     for target in TARGETS {
         let log_path = dir.join("logs").join(format!("{}.log", target.name));
         let stats = match fs::read(&log_path) {
@@ -337,6 +339,21 @@ fn main() -> ExitCode {
                 format!("{}{unit}", grouped(value))
             })
         };
+        let run = read_campaign(&dir.join("logs").join(format!("{}.run", target.name)));
+        let load = match run.get("load_samples") {
+            Some(samples) => format!(
+                "{} (from {})",
+                load_summary(samples),
+                run.get("started").map_or("?", String::as_str)
+            ),
+            None => {
+                notes.push(format!(
+                    "{}: no run record (logs/{}.run), so no load: it was fuzzed by a campaign script that kept none",
+                    target.name, target.name
+                ));
+                "–".to_owned()
+            }
+        };
         let corpus = files_in(&dir.join("corpus").join(target.name));
         let corpus_bytes: u64 = corpus.iter().map(|&(_, bytes, _)| bytes).sum();
         let crash = last_crash(&dir.join("artifacts").join(target.name));
@@ -347,11 +364,12 @@ fn main() -> ExitCode {
             (None, false) => "none".to_owned(),
         };
         println!(
-            "| `{}` | {} | {} | {} | {} files, {} KiB | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} files, {} KiB | {} | {} |",
             target.name,
             show(stats.seconds, " s"),
             show(stats.executions, ""),
             show(stats.executions_per_second, ""),
+            load,
             grouped(corpus.len() as u64),
             grouped(corpus_bytes.div_ceil(1024)),
             coverage_cell(&options, target, &mut notes),
@@ -370,9 +388,11 @@ fn main() -> ExitCode {
     } else {
         let get = |key: &str| campaign.get(key).map_or("?", String::as_str);
         println!(
-            "\nCampaign of {} s per target, {} at a time, started {}, on {} ({} cores). \
-             Load average (1 min) during it: {}.",
+            "\nLast campaign: {} s per target ({}), {} at a time, started {}, on {} ({} cores). \
+             Load average (1 min) during it: {}. A row's load is the 1-minute load average, \
+             sampled every 30 s while that target ran.",
             get("seconds"),
+            get("targets").trim(),
             get("jobs"),
             get("started"),
             get("cpu"),

@@ -157,6 +157,7 @@ pub const TARGETS: &[Target] = &[
         modules: &[
             "src/judge.rs",
             "src/judge/ordered_windows.rs",
+            "src/judge/file_chunks.rs",
             "src/parser.rs",
             "src/validator.rs",
             "src/checker.rs",

@@ -1,11 +1,19 @@
 //! The `judge` target: arbitrary bytes through the whole `solve` pipeline,
-//! on one thread and on several, and through the validator and the checker.
+//! on one thread and on several (from memory, or from a file that the
+//! threads read themselves), and through the validator and the checker.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::verdicts::{checker_exit_code, checker_verdict, validator_exit_code};
 use crate::board::Board;
 use crate::checker::CheckOptions;
 use crate::convention::Convention;
-use crate::judge::{JudgeFormat, SolveOptions, SolveSummary, solve_stream, write_answer};
+use crate::judge::{
+    JudgeFormat, SolveOptions, SolveSummary, solve_file, solve_stream, write_answer,
+};
 use crate::parser::{CaseReader, ParseError, format_input};
 use crate::solver::{DescentSolver, PdbSolver, Solver};
 use crate::validator::ValidateOptions;
@@ -36,7 +44,10 @@ struct Outcome {
 ///   ([`DescentSolver`], not the pipeline's solver) for each board the
 ///   lenient parser reads, and its errors; without `keep_going`, only up to
 ///   the first error. So the outcomes on one thread and on several are
-///   byte-identical.
+///   byte-identical. The two-thread run reads `data` from memory
+///   ([`solve_stream`]) when its length's second bit is clear, and from a
+///   file ([`solve_file`], whose threads read their chunks of it
+///   themselves) when it is set.
 /// - The strict validator accepts `data` exactly when it is the parser's
 ///   boards in canonical form ([`format_input`]), and its exit status
 ///   says so under testlib's and Kattis's conventions.
@@ -60,10 +71,15 @@ pub fn judge(data: &[u8]) {
             thread_counts.push(SEVERAL_THREADS);
         }
         for threads in thread_counts {
-            let outcome = run(data, &solver, keep_going, threads);
+            let from_file = threads > 1 && data.len() & 2 != 0;
+            let outcome = if from_file {
+                run_on_file(data, &solver, keep_going, threads)
+            } else {
+                run(data, &solver, keep_going, threads)
+            };
             assert_eq!(
                 outcome, expected,
-                "solve on {threads} threads, keep_going {keep_going}"
+                "solve on {threads} threads, keep_going {keep_going}, from a file {from_file}"
             );
         }
         if !keep_going {
@@ -112,6 +128,63 @@ fn run(data: &[u8], solver: &dyn Solver, keep_going: bool, threads: usize) -> Ou
     let mut reported = Vec::new();
     let summary = solve_stream(
         data,
+        &mut output,
+        solver,
+        &JudgeFormat,
+        options,
+        &mut |error| reported.push(error.to_string()),
+    )
+    .expect("writing to memory cannot fail");
+    Outcome {
+        output,
+        reported,
+        summary,
+    }
+}
+
+/// A file of this process's own in the temporary folder, removed when
+/// dropped.
+struct ScratchFile(PathBuf);
+
+impl ScratchFile {
+    /// A new file holding `data`.
+    fn holding(data: &[u8]) -> ScratchFile {
+        static MADE: AtomicU64 = AtomicU64::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "rotation-game-fuzz-judge-{}-{}.in",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        ));
+        let written = File::create(&path).and_then(|mut file| file.write_all(data));
+        let file = ScratchFile(path);
+        if let Err(error) = written {
+            panic!("cannot write {}: {error}", file.0.display());
+        }
+        file
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs the pipeline on `data` written to a file, which [`solve_file`]
+/// reads.
+fn run_on_file(data: &[u8], solver: &dyn Solver, keep_going: bool, threads: usize) -> Outcome {
+    let scratch = ScratchFile::holding(data);
+    let file = File::open(&scratch.0)
+        .unwrap_or_else(|error| panic!("cannot open {}: {error}", scratch.0.display()));
+    let options = SolveOptions {
+        keep_going,
+        threads,
+        interactive: false,
+    };
+    let mut output = Vec::new();
+    let mut reported = Vec::new();
+    let summary = solve_file(
+        file,
         &mut output,
         solver,
         &JudgeFormat,

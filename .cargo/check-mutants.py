@@ -59,7 +59,10 @@ def groups():
     for line in GROUPS.read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
-            name, globs, tests = (field.strip() for field in line.split("|", 2))
+            fields = [field.strip() for field in line.split("|", 3)]
+            if len(fields) != 4 or not all(fields):
+                sys.exit(f"check-mutants: a group needs a name, files, test arguments and a unit-test filter: {line!r}")
+            name, globs, tests, _units = fields
             found.append((name, globs.split(), tests.split()))
     return found
 

@@ -31,11 +31,17 @@ if ! cargo mutants --version >/dev/null 2>&1; then
     echo "mutants: cargo-mutants is not installed (cargo install cargo-mutants --locked)" >&2
     exit 2
 fi
+if ! cargo nextest --version >/dev/null 2>&1; then
+    echo "mutants: cargo-nextest is not installed (cargo install cargo-nextest --locked); .cargo/mutants.toml runs the tests with it" >&2
+    exit 2
+fi
 jobs="${MUTANTS_JOBS:-2}"
 
-# name|globs|test arguments, one group a line.
+# name|globs|test arguments|unit-test filter, one group a line (the filter
+# may hold | itself: it is the rest of the line).
 groups="$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' .cargo/mutants-groups.txt |
-    sed -e 's/[[:space:]]*|[[:space:]]*/|/g' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+    sed -E -e 's/^[[:space:]]*([^|]*[^|[:space:]])[[:space:]]*\|[[:space:]]*([^|]*[^|[:space:]])[[:space:]]*\|[[:space:]]*([^|]*[^|[:space:]])[[:space:]]*\|[[:space:]]*/\1|\2|\3|/' \
+        -e 's/[[:space:]]*$//')"
 wanted=("$@")
 for name in "${wanted[@]}"; do
     if ! cut -d'|' -f1 <<<"$groups" | grep -qx "$name"; then
@@ -62,14 +68,16 @@ done
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
-while IFS='|' read -r name globs tests; do
+while IFS='|' read -r name globs tests units; do
     if [ "${#wanted[@]}" -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
         continue
     fi
     out="$root/target/mutants/$name"
     rm -rf "$out"
     mkdir -p "$out"
-    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo test $tests"
+    # The library's unit tests outside the group's filter are left out.
+    filter="not (kind(lib) & not ($units))"
+    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo nextest run $tests -E '$filter'"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
     # The test targets go to the build too (cargo-mutants builds with
@@ -85,7 +93,8 @@ while IFS='|' read -r name globs tests; do
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
             --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
-            --colors never "${in_diff[@]}" "${cargo_args[@]}" >"$out/shard-$shard.log" 2>&1 &
+            --colors never "${in_diff[@]}" "${cargo_args[@]}" \
+            --cargo-test-arg=-E --cargo-test-arg="$filter" >"$out/shard-$shard.log" 2>&1 &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do

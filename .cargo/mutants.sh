@@ -77,7 +77,7 @@ while IFS='|' read -r name globs tests units; do
     mkdir -p "$out"
     # The library's unit tests outside the group's filter are left out.
     filter="not (kind(lib) & not ($units))"
-    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo nextest run $tests -E '$filter'"
+    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo nextest run $tests -E '$filter' --max-fail=1:immediate"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
     # The test targets go to the build too (cargo-mutants builds with
@@ -94,7 +94,8 @@ while IFS='|' read -r name globs tests units; do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
             --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
             --colors never "${in_diff[@]}" "${cargo_args[@]}" \
-            --cargo-test-arg=-E --cargo-test-arg="$filter" >"$out/shard-$shard.log" 2>&1 &
+            --cargo-test-arg=-E --cargo-test-arg="$filter" --cargo-test-arg=--max-fail=1:immediate \
+            >"$out/shard-$shard.log" 2>&1 &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do

@@ -223,6 +223,8 @@ fn path_to(mut board: Board, discovered: &HashSet<Discovered, FxBuildHasher>) ->
 
 #[cfg(test)]
 mod tests {
+    use std::hash::BuildHasher;
+
     use super::*;
     use crate::generator::{Generator, Mode};
 
@@ -239,5 +241,22 @@ mod tests {
                 assert_ne!(Discovered::new(pack(&other), None), start);
             }
         }
+    }
+
+    /// Entries hash as their boards, whatever their moves, and different
+    /// boards (nearly always) hash differently: a set of them that hashed
+    /// everything alike would still be right, but quadratic.
+    #[test]
+    fn entries_hash_by_board_alone() {
+        let hash = |entry: Discovered| FxBuildHasher.hash_one(entry);
+        let boards = Generator::new(4, Mode::Uniform).boards(1000);
+        let mut hashes = HashSet::new();
+        for board in &boards {
+            let start = Discovered::new(pack(board), None);
+            let by_h = Discovered::new(pack(board), Some(Move::ALL[7]));
+            assert_eq!(hash(start), hash(by_h));
+            hashes.insert(hash(start));
+        }
+        assert!(hashes.len() > 990, "{} distinct hashes", hashes.len());
     }
 }

@@ -282,6 +282,29 @@ mod tests {
         }
     }
 
+    /// The estimate is 8 minus the commonest digit's count, and each cell's
+    /// digit is read where it is: checked on a few boards, so that a broken
+    /// estimate fails here at once rather than slowing a search down.
+    #[test]
+    fn the_estimate_is_the_tiles_missing_from_the_commonest_digit() {
+        let counts =
+            |ones: u32, twos: u32, threes: u32| CentreCounts(ones | twos << 8 | threes << 16);
+        assert_eq!(counts(8, 0, 0).estimate(), 0);
+        assert_eq!(counts(0, 0, 8).estimate(), 0);
+        assert_eq!(counts(3, 3, 2).estimate(), 5);
+        assert_eq!(counts(1, 6, 1).estimate(), 2);
+        assert_eq!(counts(2, 1, 5).by_digit(), [2, 1, 5]);
+        let board: Board = crate::sample::FIRST_BOARD.parse().unwrap();
+        let digits: Vec<u32> = (0..24).map(|cell| digit_index_at(&board, cell)).collect();
+        let expected: Vec<u32> = crate::sample::FIRST_BOARD
+            .split_whitespace()
+            .map(|digit| digit.parse::<u32>().unwrap() - 1)
+            .collect();
+        assert_eq!(digits, expected);
+        let (estimate, memo) = CentreHeuristic.estimate(&board);
+        assert_eq!((estimate, memo.by_digit()), (2, [0, 6, 2]));
+    }
+
     /// The incremental estimates and the sifting agree with the plain
     /// estimate of every child of many boards, for every budget.
     #[test]

@@ -109,14 +109,9 @@ impl Heuristic for CentreHeuristic {
         // one, plus zero and plus one that exceeds it and that some of the
         // other moves reach.
         let parent = counts.estimate();
-        let mut least = parent.saturating_sub(1).max(moves_left + 1);
-        while beyond.and(flows.reaching(8 - i32::from(least))).is_empty() {
-            debug_assert!(
-                least <= parent,
-                "a child's estimate is at most the parent's plus one"
-            );
-            least += 1;
-        }
+        let least = (parent.saturating_sub(1).max(moves_left + 1)..=parent + 1)
+            .find(|&least| !beyond.and(flows.reaching(8 - i32::from(least))).is_empty())
+            .expect("a child's estimate is at most the parent's plus one");
         Sifted {
             within,
             least_beyond: Some(least),
@@ -172,7 +167,10 @@ const ENTERING: usize = 1;
 /// moves whose leaving (`w` = [`LEAVING`]) or entering (`w` = [`ENTERING`])
 /// cell is in it. Three lookups gather, for a digit's cells, the moves that
 /// take one of its tiles out of the centre, or bring one in.
-static GATHER: [[[u8; 256]; 3]; 2] = {
+static GATHER: [[[u8; 256]; 3]; 2] = gather_table();
+
+/// [`GATHER`], computed at compile time.
+const fn gather_table() -> [[[u8; 256]; 3]; 2] {
     let mut table = [[[0u8; 256]; 3]; 2];
     let mut which = 0;
     while which < 2 {
@@ -193,7 +191,7 @@ static GATHER: [[[u8; 256]; 3]; 2] = {
         which += 1;
     }
     table
-};
+}
 
 /// The moves whose leaving or entering (`which`) cell is in `set`.
 #[inline]

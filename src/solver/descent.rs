@@ -91,3 +91,30 @@ pub fn descend(board: &Board, order: &[Move], distance: impl Fn(&Board) -> u8) -
     }
     descent
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::{Generator, Mode};
+    use crate::length::OptimalLength;
+
+    /// The solver's nodes are the boards it looked up: the start, and at
+    /// each step the neighbours tried in order A..H up to the move played,
+    /// so move `m` costs `m.index() + 1` of them.
+    #[test]
+    fn nodes_count_the_start_and_every_neighbour_tried() {
+        for length in OptimalLength::all() {
+            for board in Generator::new(2, Mode::Length(length)).boards(3) {
+                let solution = DescentSolver.solve(&board).unwrap();
+                let tried: u64 = solution
+                    .moves
+                    .as_slice()
+                    .iter()
+                    .map(|m| m.index() as u64 + 1)
+                    .sum();
+                assert_eq!(solution.nodes, 1 + tried, "{board}");
+                assert_eq!(solution.moves.len(), usize::from(length.moves()));
+            }
+        }
+    }
+}

@@ -293,7 +293,10 @@ const fn lines_are_disjoint(a: usize, b: usize) -> bool {
 
 /// `COMMUTES_WITH[m]`: the moves that commute with move `m`: itself, its
 /// inverse (the same line), and the moves of lines disjoint from its own.
-const COMMUTES_WITH: [MoveSet; 8] = {
+const COMMUTES_WITH: [MoveSet; 8] = commutes_with();
+
+/// [`COMMUTES_WITH`], computed at compile time.
+const fn commutes_with() -> [MoveSet; 8] {
     let mut table = [MoveSet::EMPTY; 8];
     let mut a = 0;
     while a < 8 {
@@ -308,11 +311,14 @@ const COMMUTES_WITH: [MoveSet; 8] = {
         a += 1;
     }
     table
-};
+}
 
 /// `ALLOWED_AFTER[m]`: the moves that may follow move `m`: not its inverse,
 /// and not a smaller move commuting with it.
-const ALLOWED_AFTER: [MoveSet; 8] = {
+const ALLOWED_AFTER: [MoveSet; 8] = allowed_after();
+
+/// [`ALLOWED_AFTER`], computed at compile time.
+const fn allowed_after() -> [MoveSet; 8] {
     let mut table = [MoveSet::ALL; 8];
     let mut last = 0;
     while last < 8 {
@@ -328,7 +334,7 @@ const ALLOWED_AFTER: [MoveSet; 8] = {
         last += 1;
     }
     table
-};
+}
 
 impl<H: Heuristic> Solver for IdaStar<H> {
     fn name(&self) -> &str {
@@ -357,7 +363,13 @@ impl<H: Heuristic> Solver for IdaStar<H> {
                         nodes,
                     });
                 }
-                Pass::Exceeded(next) => bound = next,
+                Pass::Exceeded(next) => {
+                    // Each pass raises the bound to the least estimate that
+                    // exceeded it, so the search ends: a heuristic or rule
+                    // that broke this would deepen forever.
+                    assert!(next > bound, "IDA*'s bound must grow ({bound} to {next})");
+                    bound = next;
+                }
             }
         }
     }
@@ -366,6 +378,38 @@ impl<H: Heuristic> Solver for IdaStar<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generator::{Generator, Mode};
+    use crate::length::OptimalLength;
+    use crate::solver::DescentSolver;
+
+    /// The weakest admissible heuristic: 0 everywhere, solved or not.
+    struct Zero;
+
+    impl Heuristic for Zero {
+        type Memo = ();
+
+        fn estimate(&self, _: &Board) -> (u8, ()) {
+            (0, ())
+        }
+    }
+
+    /// The search relies on nothing but the contract: with a heuristic
+    /// that estimates 0 for unsolved boards too (so an estimate of 0 is no
+    /// proof of a solved board), under either pruning, it finds the
+    /// smallest shortest answer, by the provided `sift`.
+    #[test]
+    fn any_admissible_heuristic_gives_the_smallest_shortest_answer() {
+        for pruning in [MovePruning::UndoOnly, MovePruning::Canonical] {
+            let search = IdaStar::with_pruning("zero", Zero, pruning);
+            for length in OptimalLength::all().take(5) {
+                for board in Generator::new(9, Mode::Length(length)).boards(4) {
+                    let found = search.solve(&board).unwrap();
+                    let expected = DescentSolver.solve(&board).unwrap();
+                    assert!(found.same_answer(&expected), "{pruning:?} {board}");
+                }
+            }
+        }
+    }
 
     /// The rules' tables say what the module docs say.
     #[test]

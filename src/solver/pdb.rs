@@ -187,7 +187,10 @@ static UNDO_BEFORE: [u8; 64] = {
 /// `NODES_OF_FOUR[c]`: for four consecutive moves packed in the 12 bits of
 /// `c` (the first highest), the nodes IDA* generates choosing them, less
 /// the skipped undo before the first (counted by [`UNDO_BEFORE`]).
-static NODES_OF_FOUR: [u8; 4096] = {
+static NODES_OF_FOUR: [u8; 4096] = nodes_of_four();
+
+/// [`NODES_OF_FOUR`], computed at compile time.
+const fn nodes_of_four() -> [u8; 4096] {
     let mut table = [0u8; 4096];
     let mut code = 0;
     while code < 4096 {
@@ -206,7 +209,7 @@ static NODES_OF_FOUR: [u8; 4096] = {
         code += 1;
     }
     table
-};
+}
 
 #[cfg(test)]
 mod tests {

@@ -380,7 +380,7 @@ mod tests {
     use super::*;
     use crate::generator::{Generator, Mode};
     use crate::length::OptimalLength;
-    use crate::solver::DescentSolver;
+    use crate::solver::{DescentSolver, IdaSolver};
 
     /// The weakest admissible heuristic: 0 everywhere, solved or not.
     struct Zero;
@@ -406,6 +406,41 @@ mod tests {
                     let found = search.solve(&board).unwrap();
                     let expected = DescentSolver.solve(&board).unwrap();
                     assert!(found.same_answer(&expected), "{pruning:?} {board}");
+                }
+            }
+        }
+    }
+
+    /// One pass, on its own: at a bound of the board's optimal length it
+    /// ends on the answer; one below, it reports a next bound beyond. (A
+    /// broken goal test otherwise shows only as a search that deepens
+    /// forever.)
+    #[test]
+    fn one_pass_at_the_optimal_length_ends_on_the_answer() {
+        for search in [IdaSolver::default(), IdaSolver::classic()] {
+            for length in OptimalLength::all().take(4) {
+                for board in Generator::new(4, Mode::Length(length)).boards(3) {
+                    let pass = |bound: u8| {
+                        let mut path = MoveSequence::new();
+                        let mut node = Node {
+                            path: &mut path,
+                            cancelling: MoveSet::EMPTY,
+                        };
+                        let root = search.heuristic.estimate(&board);
+                        let pass = search.search(board, root, bound, &mut node, &mut 0);
+                        (pass, path)
+                    };
+                    let (found, path) = pass(length.moves());
+                    assert!(matches!(found, Pass::Solved), "{board}");
+                    let expected = DescentSolver.solve(&board).unwrap().moves;
+                    assert_eq!(path.as_slice(), expected.as_slice(), "{board}");
+                    if let Some(below) = length.moves().checked_sub(1) {
+                        let (short, _) = pass(below);
+                        assert!(
+                            matches!(short, Pass::Exceeded(next) if next > below),
+                            "{board}"
+                        );
+                    }
                 }
             }
         }

@@ -674,8 +674,9 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
             kind,
         }
     };
-    // Without whitespace, each byte is a value.
-    let compact = bytes.len() > 1 && !bytes.iter().copied().any(is_space);
+    // Without whitespace, each byte is a value (a text of one byte reads
+    // the same either way).
+    let compact = !bytes.iter().copied().any(is_space);
     let tokens: Vec<(usize, &[u8])> = if compact {
         (0..bytes.len()).map(|i| (i, &bytes[i..=i])).collect()
     } else {
@@ -941,6 +942,287 @@ mod tests {
         }
         assert_eq!(boards, expected);
         assert!(reader.saw_terminator());
+    }
+
+    /// A reader that plays a script of reads: bytes, or an error of a kind.
+    struct Script(std::collections::VecDeque<Result<&'static [u8], io::ErrorKind>>);
+
+    impl Read for Script {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            match self.0.pop_front() {
+                None => Ok(0),
+                Some(Ok(bytes)) => {
+                    buffer[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                }
+                Some(Err(kind)) => Err(io::Error::new(kind, "scripted")),
+            }
+        }
+    }
+
+    fn script(reads: Vec<Result<&'static [u8], io::ErrorKind>>) -> Script {
+        Script(reads.into())
+    }
+
+    /// An interrupted read is tried again, as `Read::read`'s contract asks;
+    /// any other failure is a fatal I/O error where reading stopped, whose
+    /// source is the I/O error. Errors of the input itself are not I/O.
+    #[test]
+    fn interrupted_reads_are_retried_and_failed_ones_reported() {
+        let first = "1 1 1 1 3 2 3 2 3 1 3 2 ";
+        let rest = "2 3 1 2 2 2 3 1 2 1 3 3\n0\n";
+        let reads = vec![
+            Ok(first.as_bytes()),
+            Err(io::ErrorKind::Interrupted),
+            Ok(rest.as_bytes()),
+        ];
+        let boards: Vec<_> = CaseReader::new(script(reads)).collect();
+        assert_eq!(boards.len(), 1);
+        assert_eq!(boards[0].as_ref().unwrap().to_string(), FIRST_BOARD);
+
+        let reads = vec![
+            Ok(first.as_bytes()),
+            Err(io::ErrorKind::Other),
+            Ok(rest.as_bytes()),
+        ];
+        let results: Vec<_> = CaseReader::new(script(reads)).collect();
+        assert_eq!(results.len(), 1, "the error ends the input");
+        let error = results[0].as_ref().unwrap_err();
+        assert!(error.is_io() && error.is_fatal());
+        assert_eq!((error.line(), error.offset()), (1, first.len() as u64));
+        let source = std::error::Error::source(error).expect("the I/O error");
+        assert_eq!(source.to_string(), "scripted");
+        assert!(
+            error
+                .to_string()
+                .ends_with("cannot read the input: scripted")
+        );
+
+        let bad = parse_all(b"1 1 4").unwrap_err();
+        assert!(!bad.is_io());
+        assert!(std::error::Error::source(&bad).is_none());
+    }
+
+    /// Whether the input ended with its `0` or just ended.
+    #[test]
+    fn the_terminator_is_told_from_the_end_of_the_input() {
+        let mut reader = CaseReader::new(SAMPLE.as_bytes());
+        assert_eq!(reader.by_ref().count(), 2);
+        assert!(reader.saw_terminator());
+        let unterminated = SAMPLE.trim_end_matches("0\n");
+        let mut reader = CaseReader::new(unterminated.as_bytes());
+        assert_eq!(reader.by_ref().count(), 2);
+        assert!(!reader.saw_terminator());
+    }
+
+    /// A line may be [`MAX_LINE_LENGTH`] bytes long, not one more; the error
+    /// points at the first byte beyond, on whichever line it is.
+    #[test]
+    fn a_line_may_be_as_long_as_the_limit_and_no_longer() {
+        let limit = MAX_LINE_LENGTH as usize;
+        let padded =
+            |length: usize| format!("{FIRST_BOARD}{}\n", " ".repeat(length - FIRST_BOARD.len()));
+        let at_limit = padded(limit);
+        let input = format!("{FIRST_BOARD}\n{at_limit}0\n");
+        assert_eq!(parse_all(input.as_bytes()).unwrap().len(), 2);
+
+        // Beyond the limit, on line 2 (found while case 3 is looked for,
+        // after case 2's values): the checks fall at buffer ends, which are
+        // not at the limit from this line's start.
+        let beyond = padded(limit + 10);
+        let input = format!("{FIRST_BOARD}\n{beyond}0\n");
+        let error = parse_all(input.as_bytes()).unwrap_err();
+        let line_start = FIRST_BOARD.len() as u64 + 1;
+        assert!(matches!(error.kind, ParseErrorKind::LineTooLong), "{error}");
+        assert_eq!(
+            (error.case(), error.line(), error.column(), error.offset()),
+            (3, 2, MAX_LINE_LENGTH + 1, line_start + MAX_LINE_LENGTH)
+        );
+    }
+
+    /// A reader resumed where a line starts reads, numbers and reports the
+    /// rest exactly as one reader over the whole input does, however far
+    /// into the input that is (here beyond [`MAX_LINE_LENGTH`]).
+    #[test]
+    fn a_resumed_reader_reads_as_the_whole_reader() {
+        let lines = 25_000;
+        let mut input = format!("{FIRST_BOARD}\n").repeat(lines);
+        let offset = input.len() as u64;
+        assert!(offset > MAX_LINE_LENGTH);
+        input.push_str(&format!("{FIRST_BOARD}\n  1 2 x\n"));
+        let describe = |result: Result<Board, ParseError>| match result {
+            Ok(board) => board.to_string(),
+            Err(error) => format!("{error} at {}", error.offset()),
+        };
+        let whole: Vec<String> = CaseReader::new(input.as_bytes())
+            .skip(lines)
+            .map(describe)
+            .collect();
+        let rest = &input.as_bytes()[offset as usize..];
+        let resumed: Vec<String> = CaseReader::resume(rest, offset, lines as u64 + 1, lines + 1)
+            .map(describe)
+            .collect();
+        assert_eq!(resumed, whole);
+        assert_eq!(whole.len(), 2);
+        assert!(
+            whole[1].starts_with("case 25002, line 25002, column 7:"),
+            "{}",
+            whole[1]
+        );
+    }
+
+    /// The fast path takes a canonical line that starts a line and is
+    /// wholly buffered, down to the buffer's last byte.
+    #[test]
+    fn a_wholly_buffered_canonical_line_takes_the_fast_path() {
+        let line: &'static str = format!("{FIRST_BOARD}\n").leak();
+        assert_eq!(line.len(), CANONICAL_LINE);
+        let mut reader = CaseReader::new(line.as_bytes());
+        assert!(reader.refill().unwrap());
+        let board = reader.read_canonical_line().unwrap();
+        assert_eq!(
+            board.map(|board| board.to_string()),
+            Some(FIRST_BOARD.to_owned())
+        );
+        assert_eq!((reader.line, reader.offset()), (2, CANONICAL_LINE as u64));
+
+        // A line's first bytes, with the rest of the buffer still holding an
+        // earlier read of the whole line: only what was read counts.
+        let start = &FIRST_BOARD.as_bytes()[..5];
+        let mut reader = CaseReader::new(script(vec![Ok(line.as_bytes()), Ok(start)]));
+        assert!(reader.refill().unwrap() && reader.refill().unwrap());
+        assert_eq!((reader.position, reader.filled), (0, 5));
+        assert!(reader.read_canonical_line().unwrap().is_none());
+    }
+
+    /// Runs of canonical lines, interleaved with the iterator, give what the
+    /// iterator alone gives, on inputs where a run must stop: after a bad
+    /// case whose values go on over canonical lines, after the terminating
+    /// `0`, and at cases that start inside a line. Where every case is a
+    /// wholly buffered canonical line, the runs read them all.
+    #[test]
+    fn canonical_runs_stop_where_the_iterator_must_read() {
+        let line = format!("{FIRST_BOARD}\n");
+        let inputs = [
+            format!("1 1 x\n{line}{line}{line}{line}0\n"),
+            format!("{line}0\n{line}{line}"),
+            format!("{FIRST_BOARD} {line}{line}"),
+            format!("{line}{line}{line}{line}{line}"),
+        ];
+        for input in &inputs {
+            let describe = |result: Result<Board, ParseError>| match result {
+                Ok(board) => board.to_string(),
+                Err(error) => error.to_string(),
+            };
+            let expected: Vec<String> = CaseReader::new(input.as_bytes()).map(describe).collect();
+            let mut reader = CaseReader::new(input.as_bytes());
+            let mut read = Vec::new();
+            let mut by_runs = 0;
+            loop {
+                let mut boards = Vec::new();
+                let taken = reader.read_canonical_run(&mut boards, 2);
+                assert_eq!(taken, boards.len());
+                assert!(taken <= 2, "at most the limit");
+                by_runs += taken;
+                read.extend(boards.iter().map(Board::to_string));
+                if taken > 0 {
+                    continue;
+                }
+                match reader.next() {
+                    Some(result) => read.push(describe(result)),
+                    None => break,
+                }
+            }
+            assert_eq!(read, expected, "{input:?}");
+            if input == &inputs[3] {
+                // The iterator reads the first line (filling the buffer) and
+                // the second (the first's line break still before it); the
+                // runs read the other three.
+                assert_eq!(by_runs, 3);
+            }
+        }
+    }
+
+    /// A board on the command line: 24 digits together, or 24 values
+    /// separated by any whitespace, across lines too; errors say where, on
+    /// which line, what they found, and count a `0` or a 25th value as
+    /// errors.
+    #[test]
+    fn parse_board_reads_both_forms_and_points_at_errors() {
+        use crate::sample::FIRST_BOARD_COMPACT;
+        let board = parse_board(FIRST_BOARD_COMPACT).unwrap();
+        assert_eq!(board.to_string(), FIRST_BOARD);
+        let spread = FIRST_BOARD.replacen(' ', "\n  ", 12).replacen(' ', "\t", 3);
+        assert_eq!(parse_board(&format!("  {spread}\n")).unwrap(), board);
+
+        let located = |text: &str| {
+            let error = parse_board(text).unwrap_err();
+            (
+                error.line(),
+                error.column(),
+                error.offset(),
+                error.reason().to_string(),
+            )
+        };
+        // Line 3 starts after "1 1 1 1 3 2 3 2 3\n" and "1 3 2 2 3\n".
+        let three_lines = "1 1 1 1 3 2 3 2 3\n1 3 2 2 3\n1 2 2 x 3 1 2 1 3 3";
+        assert_eq!(
+            located(three_lines),
+            (
+                3,
+                7,
+                34,
+                "expected 1, 2 or 3 (value 18 of 24), found \"x\"".to_owned()
+            )
+        );
+        assert_eq!(
+            located(&format!("{FIRST_BOARD} 2")),
+            (
+                1,
+                49,
+                48,
+                "expected the end of the board after 24 values, found \"2\"".to_owned()
+            )
+        );
+        assert_eq!(
+            located(&FIRST_BOARD.replacen('3', "0", 1)),
+            (
+                1,
+                9,
+                8,
+                "expected 1, 2 or 3 (value 5 of 24), found \"0\"".to_owned()
+            )
+        );
+        assert_eq!(
+            located("1 2\n3"),
+            (
+                2,
+                2,
+                5,
+                "expected 21 more values, found the end of the input after 3 of the case's 24"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            located("1"),
+            (
+                1,
+                2,
+                1,
+                "expected 23 more values, found the end of the input after 1 of the case's 24"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            located("1112"),
+            (
+                1,
+                5,
+                4,
+                "expected 20 more values, found the end of the input after 4 of the case's 24"
+                    .to_owned()
+            )
+        );
     }
 
     #[test]

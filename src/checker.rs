@@ -783,6 +783,45 @@ mod tests {
         );
     }
 
+    /// A checker knows its boards and their true answers, whether it
+    /// computed them, read the boards from a judge input or was given them.
+    #[test]
+    fn boards_and_answers_are_what_it_judges_by() {
+        let checker = sample();
+        let boards = checker.boards().to_vec();
+        assert_eq!(boards.len(), 2);
+        assert_eq!(boards[0].to_string(), crate::sample::FIRST_BOARD);
+        let answers: Vec<String> = checker
+            .answers()
+            .iter()
+            .map(|answer| format!("{} {}", answer.moves, answer.centre.value()))
+            .collect();
+        assert_eq!(answers, ["AC 2", "DDHH 2"]);
+        let read = Checker::from_judge_input(crate::sample::INPUT.as_bytes()).unwrap();
+        assert_eq!(read.boards(), &boards[..]);
+        let given = Checker::with_answers(&boards, checker.answers());
+        assert_eq!(given.answers(), checker.answers());
+    }
+
+    /// The jury's answer is read leniently even when the output is judged
+    /// strictly: its trailing blanks are no fault of the contestant's.
+    #[test]
+    fn the_jury_answer_is_read_leniently_under_strict_whitespace() {
+        let strict = CheckOptions {
+            strict_whitespace: true,
+            ..CheckOptions::default()
+        };
+        let answer = "AC  \r\n2\nDDHH\n2 \n";
+        let found = sample().check_with_answer(
+            "AC\n2\nDDHH\n2\n".as_bytes(),
+            Some(answer.as_bytes()),
+            &strict,
+        );
+        assert!(found.is_ok(), "{found}");
+        let found = sample().check(answer.as_bytes(), &strict);
+        assert_eq!(found.kind(), VerdictKind::WrongFormat, "{found}");
+    }
+
     #[test]
     fn the_digit_line_must_be_one_digit() {
         for bad in ["0", "4", "22", "+2", "2.0", ""] {

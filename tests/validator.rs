@@ -200,7 +200,8 @@ proptest! {
 }
 
 /// Gives its bytes a few at a time, each read after an interrupted one, and
-/// then, when `fails_at_end`, an error instead of the end of the input.
+/// then, when `fails_at_end`, an error instead of the end of the input, once
+/// (a reader that retried it would find the end).
 struct Stammering<'a> {
     bytes: &'a [u8],
     interrupted: bool,
@@ -214,6 +215,7 @@ impl std::io::Read for Stammering<'_> {
             return Err(std::io::ErrorKind::Interrupted.into());
         }
         if self.bytes.is_empty() && self.fails_at_end {
+            self.fails_at_end = false;
             return Err(std::io::Error::other("the disk went away"));
         }
         let count = self.bytes.len().min(buffer.len()).min(5);

@@ -304,6 +304,76 @@ mod tests {
         assert_eq!(line.quote_core().head().len(), QUOTE_BYTES);
     }
 
+    /// Reads as the scripted pieces, one per `read` call, with an
+    /// interrupted read before each.
+    struct Pieces(Vec<&'static [u8]>, bool);
+
+    impl Read for Pieces {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let piece = self.0.remove(0);
+            buffer[..piece.len()].copy_from_slice(piece);
+            Ok(piece.len())
+        }
+    }
+
+    /// A line that reaches the reader in pieces, each after an interrupted
+    /// read, is classified as a whole: letters after blanks that ended an
+    /// earlier piece are after an inner blank.
+    #[test]
+    fn a_line_read_in_pieces_is_one_line() {
+        let pieces = Pieces(vec![b"AC", b"  ", b"BD\n", b"2\n"], false);
+        let mut reader = LineReader::new(pieces, u64::MAX);
+        let line = reader.next_line(None).unwrap().unwrap();
+        assert_eq!(line.letters, 4);
+        assert!(line.letters_only && line.has_inner_blank);
+        assert_eq!(line.core_length(), 6);
+        assert_eq!(reader.next_line(None).unwrap().unwrap().core_head(), b"2");
+        assert!(reader.next_line(None).unwrap().is_none());
+    }
+
+    /// A failed read (not an interrupted one) stops the reading, though the
+    /// next read would have found more.
+    #[test]
+    fn a_failed_read_stops_reading() {
+        struct Failing(u8);
+        impl Read for Failing {
+            fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                match self.0 {
+                    1 => Err(io::Error::other("unreadable")),
+                    2 => {
+                        buffer[0] = b'A';
+                        Ok(1)
+                    }
+                    _ => Ok(0),
+                }
+            }
+        }
+        let mut reader = LineReader::new(Failing(0), u64::MAX);
+        assert!(
+            matches!(reader.next_line(None), Err(Stop::Io(error)) if error.to_string() == "unreadable")
+        );
+    }
+
+    /// Only `A` to `H` are move letters: a line of the letter after them is
+    /// neither letters nor moves.
+    #[test]
+    fn letters_beyond_h_are_not_moves() {
+        let board: Board = FIRST_BOARD_COMPACT.parse().unwrap();
+        let mut reader = LineReader::new(&b"IIII\n"[..], u64::MAX);
+        let line = reader.next_line(Some(board)).unwrap().unwrap();
+        assert!(!line.letters_only);
+        assert_eq!(line.letters, 0);
+        assert_eq!(line.replayed, Some(board));
+    }
+
     #[test]
     fn stops_one_byte_past_the_limit() {
         let text = vec![b'A'; 1000];

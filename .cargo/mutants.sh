@@ -36,6 +36,12 @@ if ! cargo nextest --version >/dev/null 2>&1; then
     exit 2
 fi
 jobs="${MUTANTS_JOBS:-2}"
+# A fixed build timeout, not one relative to the baseline's build: a copy
+# kept from an earlier run builds its baseline incrementally in seconds, and
+# 4 times that would cut off a mutant whose constant evaluation runs until
+# rustc's long_running_const_eval rejects it (about a minute). The first
+# run's baseline builds the copy from scratch: about 5 minutes here.
+build_timeout=600
 
 # name|globs|test arguments|unit-test filter, one group a line (the filter
 # may hold | itself: it is the rest of the line).
@@ -92,6 +98,7 @@ while IFS='|' read -r name globs tests units; do
     pids=()
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
+            --build-timeout "$build_timeout" \
             --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
             --colors never "${in_diff[@]}" "${cargo_args[@]}" \
             --cargo-test-arg=-E --cargo-test-arg="$filter" --cargo-test-arg=--max-fail=1:immediate \

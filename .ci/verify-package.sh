@@ -11,6 +11,8 @@
 #
 #     .ci/verify-package.sh                   # everything, the statement included
 #     .ci/verify-package.sh --skip-statement  # no LaTeX: config, validators, data, submissions
+#     .ci/verify-package.sh --install-only    # install what is missing, and stop there
+#                                             # (.ci/run does it in the background early on)
 #
 # Set PACKAGE_DIR to keep the package and verifyproblem's log there, and
 # ROTATION_GAME to use that binary instead of building the release one.
@@ -21,10 +23,12 @@ problemtools_version=1.20260907
 venv=target/problemtools-venv
 seed=1
 skip_statement=false
+install_only=false
 case "${1:-}" in
     "") ;;
     --skip-statement) skip_statement=true ;;
-    *) echo "usage: $0 [--skip-statement]" >&2; exit 2 ;;
+    --install-only) install_only=true ;;
+    *) echo "usage: $0 [--skip-statement | --install-only]" >&2; exit 2 ;;
 esac
 
 started=$SECONDS
@@ -51,6 +55,10 @@ if [ "$("$venv/bin/verifyproblem" --version 2>/dev/null | head -n 1 | cut -d ' '
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "problemtools==$problemtools_version"
+fi
+if $install_only; then
+    say "installed: $("$venv/bin/verifyproblem" --version 2>/dev/null | head -n 1), $(lualatex --version | head -n 1)"
+    exit 0
 fi
 
 rotation_game="${ROTATION_GAME:-target/release/rotation-game}"

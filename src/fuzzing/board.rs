@@ -182,8 +182,8 @@ pub fn board(data: &[u8]) {
 /// answers it as the descent does, and its answer replays.
 ///
 /// The `ida` solver takes up to about 0.4 s on the hardest boards, and
-/// `bfs` some tens of milliseconds at its bound: this target runs at tens
-/// to hundreds of inputs a second, where [`board`] runs at thousands.
+/// `bfs` some tens of milliseconds at its bound: this target ran 18 inputs
+/// a second in the README's measured campaign, where [`board`] ran 1,400.
 ///
 /// # Panics
 ///

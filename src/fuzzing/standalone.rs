@@ -20,7 +20,8 @@
 //!
 //! Every input starts a process (two for the checker: lenient and strict),
 //! and the checker builds its table of distances each time (about 0.1 s), so
-//! these targets run hundreds of inputs a second at best, the checker a few:
+//! these targets are slow (18 inputs a second for the validator, 3 for the
+//! checker, in the README's measured campaign):
 //! [`Target::runs_programs`](super::Target::runs_programs) says so.
 
 use std::fs;

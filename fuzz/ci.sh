@@ -7,7 +7,7 @@
 # FUZZ_SECONDS defaults to FUZZ_TOTAL_SECONDS (default 180) shared evenly by
 # the targets, at most 30 s each: 9 targets get 20 s. FUZZ_JOBS targets
 # (default: one per core) run at a time, each on one core, so 9 targets of
-# 15 s take about 75 s on 2 cores; the results are printed in the targets'
+# 15 s take about 80 s on 2 cores (83 s in CI); the results are printed in the targets'
 # order whatever order they end in.
 #
 # Needs a nightly toolchain (libFuzzer instrumentation is nightly-only): when

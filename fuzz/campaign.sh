@@ -78,6 +78,7 @@ sampler=$!
 trap 'kill "$sampler" 2>/dev/null || true; rm -f "$load_samples"' EXIT
 
 # fuzz_one TARGET: one target's run; prints one line saying how it ended.
+# shellcheck disable=SC2317 # called through each_target
 fuzz_one() {
     local target="$1" dictionary=()
     if uses_dictionary "$target"; then
@@ -104,20 +105,8 @@ fuzz_one() {
 }
 echo "campaign: $(echo "$targets" | wc -w) targets, ${seconds}s each, $jobs at a time; logs in fuzz/logs/"
 status=0
-running=0
-for target in $targets; do
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n || status=1
-        running=$((running - 1))
-    fi
-    fuzz_one "$target" &
-    running=$((running + 1))
-done
-# The load sampler never ends: wait for the targets' runs only.
-while [ "$running" -gt 0 ]; do
-    wait -n || status=1
-    running=$((running - 1))
-done
+# shellcheck disable=SC2086 # $targets is a list of words
+each_target "$jobs" fuzz_one $targets || status=1
 
 {
     echo "finished=$(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -57,22 +57,18 @@ fuzz_one() {
     return "$status"
 }
 
-# Up to $jobs runs at once; each leaves its exit status in $logs/TARGET.status.
-running=0
-for target in $targets; do
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n || true
-        running=$((running - 1))
-    fi
-    echo "fuzz: $target for ${seconds}s (-seed=$seed), log $logs/$target.log"
-    (
-        status=0
-        fuzz_one "$target" || status=$?
-        echo "$status" >"$logs/$target.status"
-    ) &
-    running=$((running + 1))
-done
-wait
+# record_one TARGET: fuzz_one, its exit status left in $logs/TARGET.status.
+# shellcheck disable=SC2317 # called through each_target
+record_one() {
+    local status=0
+    echo "fuzz: $1 for ${seconds}s (-seed=$seed), log $logs/$1.log"
+    fuzz_one "$1" || status=$?
+    echo "$status" >"$logs/$1.status"
+}
+
+# Up to $jobs runs at once; the results are read from the status files below.
+# shellcheck disable=SC2086 # $targets is a list of words
+each_target "$jobs" record_one $targets || true
 
 failed=()
 for target in $targets; do

@@ -44,3 +44,25 @@ input_timeout() {
         *) echo "$INPUT_TIMEOUT" ;;
     esac
 }
+
+# each_target JOBS COMMAND TARGET...: runs `COMMAND TARGET` in the background
+# for every TARGET, at most JOBS at a time, and waits for them all; returns 1
+# when any of them failed. Background jobs started before (a load sampler)
+# are not waited for.
+each_target() {
+    local jobs="$1" command="$2" target running=0 status=0
+    shift 2
+    for target in "$@"; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || status=1
+            running=$((running - 1))
+        fi
+        "$command" "$target" &
+        running=$((running + 1))
+    done
+    while [ "$running" -gt 0 ]; do
+        wait -n || status=1
+        running=$((running - 1))
+    done
+    return "$status"
+}

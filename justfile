@@ -86,9 +86,10 @@ bench-save NAME:
 bench-compare NAME:
     cargo bench --bench solve -- --baseline {{NAME}}
 
-# The commit the performance work of issue 11 started from: what the
-# measure-* recipes compare with by default (BEFORE=REV for another).
-perf_before := "cc5d218"
+# What the measure-* recipes compare: BEFORE, a revision (a commit, branch
+# or tag; main by default), with AFTER, another revision or, left empty, the
+# work tree (benches/measure/binary.sh builds each once).
+measure_before := "main"
 
 # Run the instruction-count benches and print their counts; `--bmf FILE` also writes them in the Bencher Metric Format (push with `bencher run --adapter json --file FILE`).
 perf-bench *ARGS: gungraun-runner
@@ -104,13 +105,12 @@ perf-history-chart:
     mkdir -p docs
     cp target/perf-history/all.svg docs/perf-history.svg
 
-# solve on BOARDS uniform boards: BEFORE's binary and this one, 1 and 2 threads, interleaved: wall, CPU, peak memory, boards per second.
-measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=perf_before:
+# solve on BOARDS uniform boards: BEFORE's binary and AFTER's (the work tree's by default), 1 and 2 threads, interleaved: wall, CPU, peak memory, boards per second.
+measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=measure_before AFTER="":
     #!/usr/bin/env bash
     set -euo pipefail
-    cargo build --release --quiet
-    before=$(benches/measure/before.sh {{BEFORE}})
-    after=target/release/rotation-game
+    before=$(benches/measure/binary.sh {{quote(BEFORE)}})
+    after=$(benches/measure/binary.sh {{quote(AFTER)}})
     input=target/measure/uniform-{{BOARDS}}.txt
     mkdir -p target/measure
     [ -f "$input" ] || "$after" gen --seed 1 --uniform --boards {{BOARDS}} > "$input"
@@ -131,13 +131,12 @@ measure-solve BOARDS="1000000" ROUNDS="15" BEFORE=perf_before:
         "before=$before solve examples/sample.txt" \
         "after=$after solve examples/sample.txt"
 
-# check on CASES uniform cases and their right answers, BEFORE's binary and this one, interleaved (--output-limit above the 18 bytes a case can take).
-measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:
+# check on CASES uniform cases and their right answers, BEFORE's binary and AFTER's, interleaved (--output-limit above the 18 bytes a case can take).
+measure-check CASES="1000000" ROUNDS="7" BEFORE=measure_before AFTER="":
     #!/usr/bin/env bash
     set -euo pipefail
-    cargo build --release --quiet
-    before=$(benches/measure/before.sh {{BEFORE}})
-    after=target/release/rotation-game
+    before=$(benches/measure/binary.sh {{quote(BEFORE)}})
+    after=$(benches/measure/binary.sh {{quote(AFTER)}})
     input=target/measure/uniform-{{CASES}}.txt
     mkdir -p target/measure
     [ -f "$input" ] || "$after" gen --seed 1 --uniform --boards {{CASES}} > "$input"
@@ -147,13 +146,12 @@ measure-check CASES="1000000" ROUNDS="7" BEFORE=perf_before:
         "before=$before check --output-limit $limit $input $input.answers" \
         "after=$after check --output-limit $limit $input $input.answers"
 
-# The cross-check: verify --uniform --boards BOARDS --solvers pdb,ida, BEFORE's binary and this one, interleaved; then ida alone on 300 uniform boards and bfs alone on 20 boards of length 8.
-measure-verify BOARDS="20000" ROUNDS="3" BEFORE=perf_before:
+# The cross-check: verify --uniform --boards BOARDS --solvers pdb,ida, BEFORE's binary and AFTER's, interleaved; then ida alone on 300 uniform boards and bfs alone on 20 boards of length 8.
+measure-verify BOARDS="20000" ROUNDS="3" BEFORE=measure_before AFTER="":
     #!/usr/bin/env bash
     set -euo pipefail
-    cargo build --release --quiet
-    before=$(benches/measure/before.sh {{BEFORE}})
-    after=target/release/rotation-game
+    before=$(benches/measure/binary.sh {{quote(BEFORE)}})
+    after=$(benches/measure/binary.sh {{quote(AFTER)}})
     mkdir -p target/measure
     benches/measure/measure.py --rounds {{ROUNDS}} --items {{BOARDS}} --what boards \
         "before=$before verify --seed 1 --uniform --boards {{BOARDS}} --solvers pdb,ida --threads 2" \
@@ -169,13 +167,13 @@ measure-verify BOARDS="20000" ROUNDS="3" BEFORE=perf_before:
         "bfs before=$before solve --solver bfs target/measure/bfs-20.txt" \
         "bfs after=$after solve --solver bfs target/measure/bfs-20.txt"
 
-# Compare what BEFORE's binary and this one print (solve's stdout, stderr and exit status on valid and broken inputs, file/redirect/pipe, 1-3 threads, JSON; check's verdicts).
-measure-identical BEFORE=perf_before:
+# Compare what BEFORE's binary and AFTER's print (solve's stdout, stderr and exit status on valid and broken inputs, file/redirect/pipe, 1-3 threads, JSON; check's verdicts).
+measure-identical BEFORE=measure_before AFTER="":
     #!/usr/bin/env bash
     set -euo pipefail
-    cargo build --release --quiet
-    before=$(benches/measure/before.sh {{BEFORE}})
-    benches/measure/identical.sh "$PWD/$before" "$PWD/target/release/rotation-game" target/measure/identical
+    before=$(benches/measure/binary.sh {{quote(BEFORE)}})
+    after=$(benches/measure/binary.sh {{quote(AFTER)}})
+    benches/measure/identical.sh "$before" "$after" target/measure/identical
 
 # Every measure-* recipe in turn, with their defaults.
 measure-all: measure-identical measure-solve measure-check measure-verify

@@ -17,9 +17,9 @@ use std::hint::black_box;
 
 use gungraun::prelude::*;
 use rotation_game::OptimalLength;
+use rotation_game::answers::{JudgeFormat, SolveOptions, solve_stream, solve_to_string};
 use rotation_game::checker::{CheckOptions, Checker};
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream, solve_to_string};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{BfsSolver, Board, IdaSolver, PdbSolver, Solver};
 

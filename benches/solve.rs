@@ -10,9 +10,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rotation_game::answers::{JudgeFormat, SolveOptions, solve_stream};
 use rotation_game::generator::{Generator, Mode};
 use rotation_game::geometry::{CENTRE_CELLS, LINES};
-use rotation_game::judge::{JudgeFormat, SolveOptions, solve_stream};
 use rotation_game::parser::{CaseReader, format_input};
 use rotation_game::{BfsSolver, Board, IdaSolver, Move, PdbSolver, Solver, pattern_database};
 use rotation_game::{EightCells, OptimalLength};

@@ -8,9 +8,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seeds=fuzz/seeds
 
-game() { cargo run --quiet -- "$@"; }
+game() { cargo run --quiet --bin rotation-game -- "$@"; }
 encode() { cargo run --quiet --features fuzzing --example fuzz_seeds -- "$@"; }
 
+# Both programs built before the old seeds go, so that a build failure
+# leaves them as they were.
+cargo build --quiet --bin rotation-game
+cargo build --quiet --features fuzzing --example fuzz_seeds
 rm -rf "$seeds"
 for target in fuzz/fuzz_targets/*.rs; do
     mkdir -p "$seeds/$(basename "$target" .rs)"
@@ -55,18 +59,18 @@ printf ' %s\n0\n' "$(head -n 1 examples/sample.txt)" >"$seeds/validate/leading-s
 head -c -1 examples/sample.txt >"$seeds/validate/no-final-newline"
 printf '%s 1\n0\n' "$(head -n 1 examples/sample.txt)" >"$seeds/validate/too-many-values"
 
-# judge: everything validate starts from (the pipeline reads judge input,
+# pipeline: everything validate starts from (the pipeline reads judge input,
 # the validator and the checker judge it), and longer inputs: many cases,
 # and bad cases among good ones for keep_going.
-cp "$seeds/validate/"* "$seeds/judge/"
-game gen --seed 5 --uniform --boards 40 >"$seeds/judge/forty-cases"
+cp "$seeds/validate/"* "$seeds/pipeline/"
+game gen --seed 5 --uniform --boards 40 >"$seeds/pipeline/forty-cases"
 {
     game gen --seed 6 --length 9 --boards 3 | head -n 3
     printf '1 1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n'
     game gen --seed 7 --length 4 --boards 2 | head -n 2
     printf '1 2 3 x\n'
     game gen --seed 8 --length 13 --boards 1
-} >"$seeds/judge/bad-cases-among-good"
+} >"$seeds/pipeline/bad-cases-among-good"
 
 # board and board_deep (BoardCase: a relabelling byte, a symmetry byte, then
 # a board as solve reads it): the sample boards and one board of each

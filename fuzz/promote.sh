@@ -7,7 +7,7 @@
 #   2. stores the result as fuzz/regressions/TARGET/NAME, which
 #      tests/fuzz_replay.rs replays in every `cargo test`, on stable, with no
 #      code written by hand;
-#   3. replays it on stable (examples/fuzz_replay.rs) to quote the check's
+#   3. replays it on stable (fuzz/tools/replay.rs) to quote the check's
 #      message;
 #   4. prints, last, the line to put in the commit message.
 #

@@ -8,7 +8,7 @@
 # Coverage comes from `cargo fuzz coverage` over each target's corpus and
 # seeds, read by llvm-cov (nightly's llvm-tools-preview component). Without
 # nightly, cargo-fuzz or llvm-tools the table is printed without coverage,
-# and says why. The table itself is examples/fuzz_report.rs.
+# and says why. The table itself is fuzz/tools/report.rs.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

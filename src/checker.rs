@@ -4,7 +4,7 @@
 //!
 //! [`Checker`] holds the judge input's boards and their true answers, which
 //! it computes itself with [`PdbSolver`]. [`Checker::check`] reads an output
-//! and returns a [`Verdict`]: [`VerdictKind::Ok`], a wrong answer, a wrong
+//! and returns a [`CheckerVerdict`]: [`VerdictKind::Ok`], a wrong answer, a wrong
 //! output format, or a failure of the jury. [`check`] does both in one call.
 //!
 //! Per case, in order, the output must hold:
@@ -68,7 +68,7 @@ use crate::moves::{MAX_SEQUENCE_LENGTH, MoveSequence, NO_MOVES_NEEDED};
 use crate::parser::CaseReader;
 use crate::solver::{PackedSolution, PdbSolver, Solution};
 
-pub use crate::untrusted::{QUOTE_BYTES, Quote};
+pub use crate::quote::{QUOTE_BYTES, Quote};
 use lines::{Line, LineReader, Stop};
 
 /// The default output limit: 8 MiB.
@@ -112,7 +112,7 @@ pub enum VerdictKind {
 }
 
 /// Why the checker reached its verdict; `Display` gives the message without
-/// the case number (the [`Verdict`] adds it).
+/// the case number (the [`CheckerVerdict`] adds it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// Every case is right.
@@ -344,18 +344,22 @@ impl fmt::Display for Reason {
 /// The checker's judgement of one output: a [`VerdictKind`], the case it
 /// concerns (if any) and the [`Reason`].
 ///
+/// A checker's verdict, in testlib's four kinds; a judge's verdict on a
+/// whole run of a program (AC, TLE, MLE …) is `stress::Verdict`, which
+/// builds on this one.
+///
 /// `Display` gives the one-line message: `ok 30 cases`,
 /// `wrong answer case 3: …`, `wrong output format case 2: …` or `FAIL …`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct CheckerVerdict {
     case: Option<usize>,
     reason: Reason,
 }
 
-impl Verdict {
+impl CheckerVerdict {
     /// A verdict about case `case` (1-based), or about the whole output.
-    pub fn new(case: Option<usize>, reason: Reason) -> Verdict {
-        Verdict { case, reason }
+    pub fn new(case: Option<usize>, reason: Reason) -> CheckerVerdict {
+        CheckerVerdict { case, reason }
     }
 
     /// The kind of verdict.
@@ -379,7 +383,7 @@ impl Verdict {
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for CheckerVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let label = match self.kind() {
             VerdictKind::Ok => return write!(f, "ok {}", self.reason),
@@ -474,7 +478,7 @@ impl Checker {
     /// # Errors
     ///
     /// A [`VerdictKind::Fail`] verdict naming the first bad case.
-    pub fn from_judge_input<R: Read>(input: R) -> Result<Checker, Verdict> {
+    pub fn from_judge_input<R: Read>(input: R) -> Result<Checker, CheckerVerdict> {
         let mut cases = CaseReader::new(input);
         let mut boards = Vec::new();
         loop {
@@ -485,7 +489,7 @@ impl Checker {
                 None => return Ok(Checker::of_boards(boards)),
                 Some(Ok(board)) => boards.push(board),
                 Some(Err(error)) => {
-                    return Err(Verdict::new(
+                    return Err(CheckerVerdict::new(
                         None,
                         Reason::BadJudgeInput {
                             message: error.to_string(),
@@ -512,20 +516,20 @@ impl Checker {
     }
 
     /// Judges `output`; see the [module docs](self).
-    pub fn check<R: Read>(&self, output: R, options: &CheckOptions) -> Verdict {
+    pub fn check<R: Read>(&self, output: R, options: &CheckOptions) -> CheckerVerdict {
         let mut reader = LineReader::new(output, options.output_limit);
         let verdict = self
             .judge_lines(&mut reader, options)
             .and_then(|verdict| reader.drain().map(|()| verdict));
         match verdict {
             Ok(verdict) => verdict,
-            Err(Stop::LimitExceeded) => Verdict::new(
+            Err(Stop::LimitExceeded) => CheckerVerdict::new(
                 None,
                 Reason::OutputLimitExceeded {
                     limit: options.output_limit,
                 },
             ),
-            Err(Stop::Io(error)) => Verdict::new(
+            Err(Stop::Io(error)) => CheckerVerdict::new(
                 None,
                 Reason::Unreadable {
                     message: error.to_string(),
@@ -542,7 +546,7 @@ impl Checker {
         output: R,
         answer: Option<A>,
         options: &CheckOptions,
-    ) -> Verdict {
+    ) -> CheckerVerdict {
         if let Some(answer) = answer {
             let lenient = CheckOptions {
                 strict_whitespace: false,
@@ -550,7 +554,7 @@ impl Checker {
             };
             let verdict = self.check(answer, &lenient);
             if !verdict.is_ok() {
-                return Verdict::new(
+                return CheckerVerdict::new(
                     verdict.case,
                     Reason::WrongJuryAnswer(Box::new(verdict.reason)),
                 );
@@ -565,12 +569,12 @@ impl Checker {
         &self,
         reader: &mut LineReader<R>,
         options: &CheckOptions,
-    ) -> Result<Verdict, Stop> {
+    ) -> Result<CheckerVerdict, Stop> {
         let strict = options.strict_whitespace;
         let (mut moves_line, mut digit_line) = (Line::default(), Line::default());
         for (index, board) in self.boards.iter().enumerate() {
             let case = index + 1;
-            let fault = |reason| Ok(Verdict::new(Some(case), reason));
+            let fault = |reason| Ok(CheckerVerdict::new(Some(case), reason));
             let line = reader.next_line_number();
             if !reader.read_line(&mut moves_line, Some(*board))? {
                 return fault(Reason::MissingMovesLine { line });
@@ -603,14 +607,20 @@ impl Checker {
             if line.core_length() > 0 {
                 let found = line.quote_core();
                 let line = line.number;
-                return Ok(Verdict::new(None, Reason::ExtraOutput { line, found }));
+                return Ok(CheckerVerdict::new(
+                    None,
+                    Reason::ExtraOutput { line, found },
+                ));
             }
             if strict {
                 let line = line.number;
-                return Ok(Verdict::new(None, Reason::BlankLineAfterLastCase { line }));
+                return Ok(CheckerVerdict::new(
+                    None,
+                    Reason::BlankLineAfterLastCase { line },
+                ));
             }
         }
-        Ok(Verdict::new(
+        Ok(CheckerVerdict::new(
             None,
             Reason::Accepted {
                 cases: self.boards.len(),
@@ -621,7 +631,7 @@ impl Checker {
 
 /// Judges `output` for `boards` in one call: [`Checker::new`] then
 /// [`Checker::check`].
-pub fn check<R: Read>(boards: &[Board], output: R, options: &CheckOptions) -> Verdict {
+pub fn check<R: Read>(boards: &[Board], output: R, options: &CheckOptions) -> CheckerVerdict {
     Checker::new(boards).check(output, options)
 }
 
@@ -761,7 +771,7 @@ mod tests {
         Checker::new(&boards)
     }
 
-    fn verdict(output: &str) -> Verdict {
+    fn verdict(output: &str) -> CheckerVerdict {
         sample().check(output.as_bytes(), &CheckOptions::default())
     }
 

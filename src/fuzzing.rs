@@ -14,21 +14,22 @@
 //!   and every minimized crash in `fuzz/regressions/<target>/`
 //!   (`tests/fuzz_replay.rs`, through [`replay`]).
 //!
-//! [`TARGETS`] lists them by name; the names are those of the files in
-//! `fuzz/fuzz_targets/` and of the folders in `fuzz/seeds/` and
-//! `fuzz/regressions/`.
+//! [`TARGETS`] lists them by name, the one list of them; the names are
+//! those of the files in `fuzz/fuzz_targets/` and of the folders in
+//! `fuzz/seeds/` and `fuzz/regressions/`, and the table below gives one
+//! row to each, in its order (`tests/fuzz_replay.rs` checks both).
 //!
 //! | target | input | property |
 //! | --- | --- | --- |
-//! | [`parse`] | judge input | the lenient parser never panics, its errors point into the input, and its boards survive formatting and parsing again |
-//! | [`solve`] | a board, [decoded](decode_board) | the descent's answer is sound and optimal, and every registered solver quick enough for the board gives it |
-//! | [`validate`] | a test file | whatever the strict validator accepts, the lenient parser accepts with the same boards |
-//! | [`check`] | a contestant's output for [`CHECK_INPUT`] | the checker never panics, is deterministic, keeps to its output limit, and says OK exactly for the right answer up to tolerated whitespace |
-//! | [`judge`] | judge input | the `solve` pipeline gives byte-identical outcomes on one thread and on several, the ones the parser predicts; the validator accepts exactly the canonical form; the checker accepts the output of valid input |
-//! | [`board()`] | a [`BoardCase`] (structure-aware, with `arbitrary`) | on the board, its relabelled and its symmetric image, every solver quick enough agrees with the descent; relabelling changes only the digit, a symmetry keeps the length |
-//! | [`board_deep`] | a [`BoardCase`] | every solver that accepts the board, as far as its default bound, agrees with the descent (the slow half of `board`) |
-//! | [`standalone_validator`] | a test file | the problem package's standalone input validator (C++) exits 42 exactly when the crate's strict validator accepts, and names the same line and column |
+//! | [`board()`] | a [`BoardCase`], structure-aware with `arbitrary`: a digit relabelling, a symmetry of the square, and a board as [`solve`] reads it | on the board, its relabelled image and its symmetric image, every solver quick enough agrees with the descent and its answer replays; relabelling changes only the digit, a symmetry keeps the optimal length |
+//! | [`board_deep`] | a [`BoardCase`] | every registered solver that accepts the board with its default options (`bfs` up to 8 moves, `ida` on every board, up to 0.4 s on the hardest) agrees with the descent, and its answer replays: the slow half of `board`, kept apart so that `board` stays fast |
+//! | [`check`] | a contestant's output for [`CHECK_INPUT`] (three cases) | the checker never panics or fails, is deterministic, reads at most one byte past its [`CHECK_OUTPUT_LIMIT`], and says OK exactly for the right answer up to the tolerated whitespace (byte for byte with strict whitespace) |
+//! | [`parse`] | judge input | the lenient parser never panics; every error's offset, line and column point into the input; the boards read, formatted and parsed again, are the same |
+//! | [`pipeline`] | judge input, through the whole `solve` pipeline | on one thread and on two (from memory, or from a file whose chunks the threads read themselves, chosen by a bit of the input's length), the output and the errors reported (what the exit status is made from) are byte-identical and the ones the parser predicts (the greedy descent's answer for each board it reads, its errors, stopping at the first without `keep_going`); the validator accepts exactly the parser's boards in canonical form, with exit status 0 (42 for Kattis); the checker accepts the output of every input the parser accepts, and fails (status 3) on the others |
+//! | [`solve`] | a board, [decoded](decode_board) (a Fisher–Yates shuffle, or a solved board plus moves) | the descent's answer replays to the centre it names in the table's optimal length; every solver quick enough for the board (`pdb` always, `ida` up to 7 moves, `bfs` up to 5) gives it |
 //! | [`standalone_checker`] | a contestant's output for [`CHECK_INPUT`] | the package's standalone output validator (C++) gives the crate checker's exit status, verdict and case, leniently and with strict whitespace |
+//! | [`standalone_validator`] | a test file | the problem package's standalone input validator (C++) exits 42 exactly when the crate's strict validator accepts, and names the same line and column |
+//! | [`validate`] | a test file | whatever the strict validator accepts, the lenient parser accepts with the same boards; the case limit works; neither panics |
 //!
 //! # Adding a target
 //!
@@ -61,8 +62,8 @@
 mod board;
 mod check;
 mod decode;
-mod judge;
 mod parse;
+mod pipeline;
 pub mod replay;
 mod solve;
 #[cfg(unix)]
@@ -73,8 +74,8 @@ mod verdicts;
 pub use board::{BoardCase, Relabelling, board, board_deep};
 pub use check::{CHECK_INPUT, CHECK_OUTPUT_LIMIT, check, check_expected_output};
 pub use decode::{decode_board, encode_board};
-pub use judge::judge;
 pub use parse::parse;
+pub use pipeline::pipeline;
 pub use solve::solve;
 #[cfg(unix)]
 pub use standalone::{standalone_checker, standalone_validator};
@@ -144,33 +145,29 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "check",
         check,
-        modules: &[
-            "src/checker.rs",
-            "src/checker/lines.rs",
-            "src/untrusted/quote.rs",
-        ],
-        dictionary: true,
-        runs_programs: false,
-    },
-    Target {
-        name: "judge",
-        check: judge,
-        modules: &[
-            "src/judge.rs",
-            "src/judge/ordered_windows.rs",
-            "src/judge/file_chunks.rs",
-            "src/parser.rs",
-            "src/validator.rs",
-            "src/checker.rs",
-            "src/checker/lines.rs",
-        ],
+        modules: &["src/checker.rs", "src/checker/lines.rs", "src/quote.rs"],
         dictionary: true,
         runs_programs: false,
     },
     Target {
         name: "parse",
         check: parse,
-        modules: &["src/parser.rs", "src/untrusted/quote.rs"],
+        modules: &["src/parser.rs", "src/quote.rs"],
+        dictionary: true,
+        runs_programs: false,
+    },
+    Target {
+        name: "pipeline",
+        check: pipeline,
+        modules: &[
+            "src/answers.rs",
+            "src/answers/ordered_windows.rs",
+            "src/answers/file_chunks.rs",
+            "src/parser.rs",
+            "src/validator.rs",
+            "src/checker.rs",
+            "src/checker/lines.rs",
+        ],
         dictionary: true,
         runs_programs: false,
     },
@@ -188,7 +185,7 @@ pub const TARGETS: &[Target] = &[
         modules: &[
             "src/checker.rs",
             "src/checker/lines.rs",
-            "src/convention.rs",
+            "src/exit_codes.rs",
         ],
         dictionary: true,
         runs_programs: true,
@@ -197,7 +194,7 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "standalone_validator",
         check: standalone_validator,
-        modules: &["src/validator.rs", "src/convention.rs"],
+        modules: &["src/validator.rs", "src/exit_codes.rs"],
         dictionary: true,
         runs_programs: true,
     },

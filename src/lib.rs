@@ -43,7 +43,7 @@
 //!
 //! What a program embeds: the [`Board`] and its [moves](Move); the
 //! [`Solver`] trait and the solvers; the [parser] of judge input and
-//! the strict [validator]; the [judge] pipeline and the
+//! the strict [validator]; the [`solve` pipeline and its answers](answers) and the
 //! [checker]; the seeded [generators](generator); [`verify`] campaigns with
 //! their report types; the [census]; and contest [packages](package). The [pattern
 //! database](pattern_database) and the board's [geometry] are public too,
@@ -86,64 +86,40 @@
 //!
 //! # Map
 //!
-//! From the ground up; nothing points upward (`ARCHITECTURE.md` in the
-//! repository draws the layers):
-//!
-//! - `untrusted` (internal): buffer sizes and [quotations](checker::Quote)
-//!   for every reader of untrusted bytes;
-//! - [`geometry`]: cell numbering, the lines of the moves, the centre;
-//! - [`cells`]: [`EightCells`], a set of exactly eight cells;
-//! - [`moves`]: [`Move`] and [`MoveSequence`];
-//! - [`board`]: [`Board`] and [`Digit`];
-//! - [`length`]: [`OptimalLength`] and [`LengthCounts`];
-//! - [`pattern_database`]: exact distances of 8-cell sets to the centre;
-//! - [`solver`]: the [`Solver`] trait, the `pdb`, `ida`, `bfs` and `descent`
-//!   solvers, and their registry;
-//! - [`generator`]: seeded, reproducible board generators;
-//! - [`census`]: the exact number of boards at each optimal length;
-//! - [`parser`]: the streaming, lenient judge-input reader;
-//! - [`validator`]: the strict validator for test files;
-//! - [`judge`]: the judges' answer format and the `solve` pipeline;
-//! - [`checker`]: judges a contestant's output ([`checker::Verdict`]);
-//! - [`convention`]: testlib's and Kattis's exit statuses;
-//! - [`verify`]: campaigns that cross-check solvers on generated boards;
-//! - [`package`]: contest-ready problem packages (test data, standalone
-//!   validators and solutions, statement) and their coverage report;
-//! - [`sample`]: the statement's sample input and output;
-//! - [`stress`] (Unix): judges another program as a contest judge does
-//!   (CPU, memory and output limits, a sandbox, the judges' verdicts,
-//!   timing reports), and finds its smallest failing case;
-//! - `strategies` (feature `proptest`): proptest strategies for boards and
-//!   moves;
-//! - `fuzzing` (feature `fuzzing`): the checks behind the fuzz targets.
+//! The modules are listed below, each with its summary. They stand in
+//! layers, from the board's geometry up to campaigns and packages, and
+//! none uses a module above its own: `ARCHITECTURE.md` in the repository
+//! draws the layers (the one list of them, which `tests/architecture.rs`
+//! reads and checks the source against) and maps each file.
 
 #![deny(missing_docs)]
 
+pub mod answers;
 pub mod board;
 pub mod cells;
 pub mod census;
 pub mod checker;
-pub mod convention;
+pub mod exit_codes;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod generator;
 pub mod geometry;
-pub mod judge;
 pub mod length;
 pub mod moves;
 pub mod package;
 pub mod parser;
 pub mod pattern_database;
+mod quote;
 mod rank;
+mod read_buffer;
 pub mod sample;
-mod seconds;
+mod secs_f64;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 #[cfg(unix)]
 pub mod stress;
 mod symmetry;
-mod untrusted;
 pub mod validator;
 pub mod verify;
 

@@ -50,7 +50,7 @@ mod standalone;
 mod statement;
 mod test_set;
 
-use crate::judge::write_answer;
+use crate::answers::write_answer;
 use crate::parser::format_input;
 
 pub use calibration::{

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::geometry::CELL_COUNT;
-use crate::untrusted::{BUFFER_SIZE, Quote};
+use crate::{quote::Quote, read_buffer::BUFFER_SIZE};
 
 /// The longest line accepted, in bytes, not counting its line feed.
 pub const MAX_LINE_LENGTH: u64 = 1 << 20;

@@ -38,7 +38,7 @@ use crate::moves::MoveSequence;
 pub use bfs::BfsSolver;
 pub use centre_heuristic::{CentreCounts, CentreHeuristic};
 pub use descent::{Descent, DescentSolver, descend};
-pub use ida_star::{Heuristic, IdaStar, MovePruning, Sifted};
+pub use ida_star::{ChildEstimates, Heuristic, IdaStar, MovePruning};
 pub(crate) use pdb::PackedSolution;
 pub use pdb::PdbSolver;
 pub use registry::{SOLVERS, SolverEntry, SolverOptions, UnknownSolver};

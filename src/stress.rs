@@ -61,9 +61,12 @@ mod process_group;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+mod sandbox_user;
 mod seccomp;
+mod slot;
 pub mod verdict;
 mod work_dir;
+mod zygote;
 
 // The main types, here for short paths.
 
@@ -78,9 +81,13 @@ pub use folder_judging::{
     FileRecord, FileVerdict, FirstFailure, FolderOptions, FolderReport, judge_file, judge_folder,
 };
 pub use init::Ended;
-pub use limits::{Limits, MIB, WALL_PER_CPU};
+pub use limits::{Limits, MIB, OPEN_FILES, WALL_PER_CPU};
 pub use pipes::STDERR_KEPT;
 pub use report::{LengthTiming, RunRecord, SLOWEST_LISTED, Summary, VerdictCount};
-pub use runner::{Isolation, Measurement, Run, Runner, RunnerError, RunnerOptions, Termination};
+pub use runner::{
+    Isolation, Measurement, ProcessCap, Run, RunUser, Runner, RunnerError, RunnerOptions,
+    Termination,
+};
 pub use sandbox::{SandboxError, SandboxMode};
+pub use sandbox_user::{FIRST_UID, UIDS};
 pub use verdict::{Judgement, TimeLimitKind, Verdict, judge, signal_name};

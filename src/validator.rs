@@ -47,7 +47,7 @@ use std::io::{self, Read};
 
 use crate::board::Board;
 use crate::geometry::CELL_COUNT;
-use crate::untrusted::BUFFER_SIZE;
+use crate::read_buffer::BUFFER_SIZE;
 
 /// Options of [`validate`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -311,7 +311,7 @@ pub struct SolverStats {
     /// Wall-clock time spent in its `solve` calls, summed over the threads
     /// (so it can exceed the campaign's elapsed time, and it grows when the
     /// machine is busy with other work).
-    #[serde(rename = "seconds", serialize_with = "crate::seconds::serialize")]
+    #[serde(rename = "seconds", serialize_with = "crate::secs_f64::serialize")]
     pub time: Duration,
 }
 

@@ -2,43 +2,61 @@
 //! not check, checked on the source itself: the layers point only
 //! downward, the library prints nothing and names no flag, the solvers do
 //! no I/O, and Unix-only code stays in the stress runner.
+//!
+//! Each file is read whole, apart from its comments and unit tests
+//! (`rust_source`), and every form of a path to another module counts.
 
+#[path = "architecture/rust_source.rs"]
+mod rust_source;
+
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The library's modules from the ground up: each may use only the modules
-/// before it (and itself).
-const LAYERS: &[&str] = &[
-    "untrusted",
-    "geometry",
-    "seconds",
-    "cells",
-    "rank",
-    "moves",
-    "board",
-    "length",
-    "pattern_database",
-    "symmetry",
-    "solver",
-    "generator",
-    "census",
-    "parser",
-    "sample",
-    "validator",
-    "judge",
-    "checker",
-    "convention",
-    "verify",
-    "stress",
-    "package",
-    "strategies",
-    "fuzzing",
-];
+use rust_source::{code_lines, crate_references, root_reexports, use_paths};
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The library's modules from the ground up, as the "Layers" block of
+/// `ARCHITECTURE.md` lists them (a line a floor, left to right; up to the
+/// line that separates the binary): each may use only the modules before
+/// it (and itself).
+fn layers() -> Vec<String> {
+    let text = fs::read_to_string(repository().join("ARCHITECTURE.md")).unwrap();
+    let section = text
+        .split("\n## Layers\n")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a Layers section");
+    let block = section
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the Layers section draws them in a text block");
+    let mut layers = Vec::new();
+    for line in block.lines().take_while(|line| !line.starts_with('─')) {
+        // The modules, then two spaces or more and what they hold.
+        let modules = line.split("  ").next().unwrap_or_default();
+        for module in modules.split('·') {
+            // `solver (registry, …)`, `stress (Unix)`: the name only.
+            let name: String = module
+                .trim()
+                .chars()
+                .take_while(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                .collect();
+            if !name.is_empty() {
+                layers.push(name);
+            }
+        }
+    }
+    layers
+}
 
 /// Every `.rs` file of the library (not the binary), with its module: the
 /// first component of its path under `src/`.
 fn library_files() -> Vec<(String, PathBuf)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = repository().join("src");
     let mut files = Vec::new();
     let mut folders = vec![src.clone()];
     while let Some(folder) = folders.pop() {
@@ -67,58 +85,87 @@ fn library_files() -> Vec<(String, PathBuf)> {
     files
 }
 
-/// The lines of `path` that are library code: not comments (doc comments
-/// included), and not the unit tests, which sit at the bottom of a file
-/// after `#[cfg(test)]` and may use any layer.
-fn code_lines(path: &Path) -> Vec<(usize, String)> {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .enumerate()
-        .take_while(|(_, line)| line.trim() != "#[cfg(test)]")
-        .filter(|(_, line)| !line.trim_start().starts_with("//"))
-        .map(|(index, line)| (index + 1, line.to_owned()))
-        .collect()
+/// The names the crate root re-exports, with their modules.
+fn reexports() -> BTreeMap<String, String> {
+    root_reexports(&fs::read_to_string(repository().join("src/lib.rs")).unwrap())
 }
 
-/// The modules a line refers to as `crate::module`.
-fn crate_references(line: &str) -> Vec<String> {
-    line.match_indices("crate::")
-        .map(|(at, _)| {
-            line[at + "crate::".len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect()
+/// The crate modules the library file at `path` refers to, by line.
+fn references_of(path: &Path, reexports: &BTreeMap<String, String>) -> Vec<(usize, String)> {
+    let relative = path.strip_prefix(repository().join("src")).unwrap();
+    crate_references(relative, &fs::read_to_string(path).unwrap(), reexports)
+}
+
+/// The references of the file `relative` (under `src/`), holding `text`,
+/// to modules above its own in `layers`, as `path:line: module uses
+/// other`.
+fn upward_references(
+    relative: &Path,
+    text: &str,
+    layers: &[String],
+    reexports: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let module = rust_source::module_path(relative)
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let Some(level) = layers.iter().position(|layer| *layer == module) else {
+        return Vec::new();
+    };
+    crate_references(relative, text, reexports)
+        .into_iter()
+        .filter(|(_, used)| {
+            layers
+                .iter()
+                .position(|layer| layer == used)
+                .is_some_and(|used_level| used_level > level)
         })
+        .map(|(line, used)| format!("{}:{line}: {module} uses {used}", relative.display()))
         .collect()
 }
 
 #[test]
 fn every_library_module_has_a_layer() {
+    let layers = layers();
     for (module, path) in library_files() {
         assert!(
-            module == "lib" || LAYERS.contains(&module.as_str()),
-            "{} is in no layer of this test",
+            module == "lib" || layers.contains(&module),
+            "{} is in no layer of ARCHITECTURE.md",
             path.display()
         );
     }
 }
 
 #[test]
+fn every_layer_is_a_library_module_listed_once() {
+    let layers = layers();
+    let modules: Vec<String> = library_files()
+        .into_iter()
+        .map(|(module, _)| module)
+        .collect();
+    for (index, layer) in layers.iter().enumerate() {
+        assert!(
+            modules.contains(layer),
+            "ARCHITECTURE.md's layers name {layer}, which is no module of src/"
+        );
+        assert!(
+            !layers[..index].contains(layer),
+            "ARCHITECTURE.md's layers name {layer} twice"
+        );
+    }
+    assert_eq!(layers.first().map(String::as_str), Some("read_buffer"));
+    assert_eq!(layers.last().map(String::as_str), Some("fuzzing"));
+}
+
+#[test]
 fn modules_use_only_the_layers_below_them() {
+    let (layers, reexports) = (layers(), reexports());
+    let src = repository().join("src");
     let mut upward = Vec::new();
-    for (module, path) in library_files() {
-        let Some(level) = LAYERS.iter().position(|&layer| layer == module) else {
-            continue;
-        };
-        for (number, line) in code_lines(&path) {
-            for used in crate_references(&line) {
-                let used_level = LAYERS.iter().position(|&layer| layer == used);
-                if used_level.is_some_and(|used_level| used_level > level) {
-                    upward.push(format!("{}:{number}: {module} uses {used}", path.display()));
-                }
-            }
-        }
+    for (_, path) in library_files() {
+        let relative = path.strip_prefix(&src).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        upward.extend(upward_references(relative, &text, &layers, &reexports));
     }
     assert!(
         upward.is_empty(),
@@ -128,15 +175,24 @@ fn modules_use_only_the_layers_below_them() {
 }
 
 /// The lines of library files (except those of `allowed` modules) that
-/// hold any of `needles`.
+/// hold any of `needles`, as written or in a path a `use` tree imports
+/// (`use std::{fs, io}` holds `std::io`).
 fn offending_lines(needles: &[&str], allowed: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
     for (module, path) in library_files() {
         if allowed.contains(&module.as_str()) {
             continue;
         }
-        for (number, line) in code_lines(&path) {
-            if needles.iter().any(|needle| line.contains(needle)) {
+        let text = fs::read_to_string(&path).unwrap();
+        let imported = use_paths(&text);
+        for (number, line) in code_lines(&text) {
+            let holds = |needle: &&str| {
+                line.contains(needle)
+                    || imported
+                        .iter()
+                        .any(|(at, path)| *at == number && path.contains(needle))
+            };
+            if needles.iter().any(holds) {
                 found.push(format!("{}:{number}: {}", path.display(), line.trim()));
             }
         }
@@ -150,14 +206,15 @@ fn offending_lines(needles: &[&str], allowed: &[&str]) -> Vec<String> {
 /// `stress::folder_judging`), though the layers would let it use `stress`.
 #[test]
 fn the_package_runs_no_programs() {
+    let reexports = reexports();
     let mut used = Vec::new();
     for (module, path) in library_files() {
         if module != "package" {
             continue;
         }
-        for (number, line) in code_lines(&path) {
-            if crate_references(&line).iter().any(|used| used == "stress") {
-                used.push(format!("{}:{number}: {}", path.display(), line.trim()));
+        for (number, used_module) in references_of(&path, &reexports) {
+            if used_module == "stress" {
+                used.push(format!("{}:{number}", path.display()));
             }
         }
     }
@@ -233,10 +290,9 @@ fn solvers_do_no_io() {
     let io = offending_lines(
         &["std::io", "std::fs", "std::process", "std::net", "std::env"],
         &[
-            "untrusted",
             "parser",
             "validator",
-            "judge",
+            "answers",
             "checker",
             "stress",
             "fuzzing",
@@ -247,9 +303,14 @@ fn solvers_do_no_io() {
 }
 
 /// Library files that build another program's command line, whose
-/// literals are that program's flags, not ours: bubblewrap's, and the
-/// compilers' that build a package's programs.
-const OTHER_PROGRAMS_FLAGS: &[&str] = &["stress/sandbox.rs", "package/standalone.rs"];
+/// literals are that program's flags, not ours: bubblewrap's, the
+/// compilers' that build a package's programs, and systemd-run's, which
+/// gives a user a cgroup.
+const OTHER_PROGRAMS_FLAGS: &[&str] = &[
+    "stress/sandbox.rs",
+    "package/standalone.rs",
+    "stress/cgroup/delegation.rs",
+];
 
 #[test]
 fn no_library_message_names_a_flag() {
@@ -263,7 +324,7 @@ fn no_library_message_names_a_flag() {
         {
             continue;
         }
-        for (number, line) in code_lines(&path) {
+        for (number, line) in code_lines(&fs::read_to_string(&path).unwrap()) {
             let in_literal = line.split('"').skip(1).step_by(2).any(|literal| {
                 literal
                     .match_indices("--")
@@ -275,12 +336,6 @@ fn no_library_message_names_a_flag() {
         }
     }
     assert!(named.is_empty(), "{}", named.join("\n"));
-}
-
-#[test]
-fn the_checks_above_can_fail() {
-    assert_eq!(crate_references("use crate::solver::{Solver};"), ["solver"]);
-    assert!(!offending_lines(&["pub mod"], &[]).is_empty());
 }
 
 #[test]
@@ -321,4 +376,230 @@ fn a_unix_call_is_portable_only_beside_its_other_forms() {
         let found = found.replacen(":4:", &format!(":{number}:"), 1);
         assert_eq!(in_a_portable_function(&found), portable, "{text}");
     }
+}
+
+/// The upward references a text would hold as the file `relative` (under
+/// `src/`), with the crate's layers and re-exports.
+fn planted(relative: &str, text: &str) -> Vec<String> {
+    upward_references(Path::new(relative), text, &layers(), &reexports())
+}
+
+#[test]
+fn an_upward_reference_is_found_in_every_form() {
+    // `board` stands on `geometry`, `cells`, `rank` and `moves`; `solver`,
+    // `verify` and `stress` stand above it.
+    let cases = [
+        (
+            "a use",
+            "board.rs",
+            "use crate::stress::Runner;",
+            "1: board uses stress",
+        ),
+        (
+            "a public use",
+            "board.rs",
+            "pub use crate::stress::Runner;",
+            "1: board uses stress",
+        ),
+        (
+            "a module used whole, renamed",
+            "board.rs",
+            "use crate::stress as runs;",
+            "1: board uses stress",
+        ),
+        (
+            "a glob",
+            "board.rs",
+            "use crate::stress::*;",
+            "1: board uses stress",
+        ),
+        (
+            "a group",
+            "board.rs",
+            "use crate::{cells, stress};",
+            "1: board uses stress",
+        ),
+        (
+            "a nested group",
+            "board.rs",
+            "use crate::{cells::EightCells, stress::{runner::{Run, Runner}}};",
+            "1: board uses stress",
+        ),
+        (
+            "a group over several lines",
+            "board.rs",
+            "use crate::{\n    cells,\n    moves::Move,\n    verify::{self, Report},\n};",
+            "4: board uses verify",
+        ),
+        (
+            "a group with `self`",
+            "board.rs",
+            "use crate::stress::{self, Runner};",
+            "1: board uses stress",
+        ),
+        (
+            "a group at the root",
+            "board.rs",
+            "use {crate::stress, std::fs};",
+            "1: board uses stress",
+        ),
+        (
+            "super from a module file",
+            "board.rs",
+            "use super::stress::Runner;",
+            "1: board uses stress",
+        ),
+        (
+            "super twice from a nested file",
+            "board/inner.rs",
+            "use super::super::stress::Runner;",
+            "1: board uses stress",
+        ),
+        (
+            "super from an inline module",
+            "board.rs",
+            "mod inner {\n    use super::super::stress::Runner;\n}",
+            "2: board uses stress",
+        ),
+        (
+            "self at the root",
+            "lib.rs",
+            "use self::stress::Runner;",
+            "",
+        ),
+        (
+            "a path in code",
+            "board.rs",
+            "fn f() {\n    crate::stress::campaign();\n}",
+            "2: board uses stress",
+        ),
+        (
+            "a path with super in code",
+            "board/inner.rs",
+            "type R = super::super::verify::Report;",
+            "1: board uses verify",
+        ),
+        (
+            "a root re-export",
+            "board.rs",
+            "use crate::PdbSolver;",
+            "1: board uses solver",
+        ),
+        (
+            "a path in a string",
+            "board.rs",
+            "#[serde(serialize_with = \"crate::stress::seconds\")]\nstruct S;",
+            "1: board uses stress",
+        ),
+        (
+            "code after a test module",
+            "board.rs",
+            "#[cfg(test)]\nmod tests {\n    fn f() -> (char, &'static str) {\n        ('}', \"}\")\n    }\n}\nuse crate::stress::Runner;",
+            "7: board uses stress",
+        ),
+        (
+            "code after a test function",
+            "board.rs",
+            "#[cfg(test)]\n#[inline]\nfn helper(a: [u8; 2]) -> u8 {\n    a[0]\n}\nuse crate::stress::Runner;",
+            "6: board uses stress",
+        ),
+        (
+            "code after raw strings and escaped characters",
+            "board.rs",
+            "const A: &str = r#\"}\" { // \"#;\nconst B: char = '\\'';\nconst C: char = '\\u{7D}';\nuse crate::stress::Runner;",
+            "4: board uses stress",
+        ),
+    ];
+    for (form, file, text, expected) in cases {
+        let found = planted(file, text);
+        if expected.is_empty() {
+            // At the root, `self` is the crate: no layer to break.
+            assert!(found.is_empty(), "{form}: {found:?}");
+        } else {
+            assert_eq!(found, [format!("{file}:{expected}")], "{form}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn what_is_no_code_of_the_library_is_no_reference() {
+    let cases = [
+        ("a comment", "// use crate::stress::Runner;"),
+        ("a doc comment", "/// See [`crate::stress::Runner`]."),
+        (
+            "a block comment",
+            "/* use crate::stress::Runner; /* nested */ */",
+        ),
+        (
+            "a test module",
+            "#[cfg(test)]\nmod tests {\n    use crate::stress::Runner;\n}",
+        ),
+        (
+            "a test function",
+            "#[cfg(test)]\nfn f() {\n    crate::stress::campaign();\n}",
+        ),
+        (
+            "the layers below",
+            "use crate::{cells::EightCells, moves};\nuse super::rank;\nuse crate::geometry::LINES;",
+        ),
+        ("the module's own items", "use inner::stress;\nmod inner {}"),
+        (
+            "an external crate",
+            "use ::stress::Runner;\nuse stress::Runner;",
+        ),
+        (
+            "visibility",
+            "pub(crate) fn f() {}\npub(super) fn g() {}\npub(in crate::board) fn h() {}",
+        ),
+        (
+            "a string without a path",
+            "const S: &str = \"the stress runner\";",
+        ),
+    ];
+    for (form, text) in cases {
+        assert_eq!(
+            planted("board.rs", text),
+            Vec::<String>::new(),
+            "{form}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn every_line_of_library_code_is_read() {
+    // Library code after a unit test of its own, as in `checker/lines.rs`.
+    let text = "fn a() {}\n#[cfg(test)]\npub fn b() {\n    println!(\"}\");\n}\n\n/// Doc.\nfn c() {\n    println!(\"x\"); // println!\n}\n#[cfg(test)]\nmod tests {}\nfn d() {}\n";
+    let lines: Vec<usize> = code_lines(text)
+        .into_iter()
+        .map(|(number, _)| number)
+        .collect();
+    assert_eq!(lines, [1, 8, 9, 10, 13]);
+    let lines_rs = fs::read_to_string(repository().join("src/checker/lines.rs")).unwrap();
+    let code = code_lines(&lines_rs);
+    assert!(
+        code.iter()
+            .any(|(_, line)| line.contains("pub fn read_line(")),
+        "the code after lines.rs's #[cfg(test)] function is read"
+    );
+    assert!(
+        !code
+            .iter()
+            .any(|(_, line)| line.contains("pub fn next_line("))
+    );
+    assert!(!offending_lines(&["pub mod"], &[]).is_empty());
+}
+
+#[test]
+fn grouped_imports_are_spelled_out_for_the_io_and_unix_checks() {
+    let text = "use std::{fs, io::{self, Read}};\nuse std::{\n    os::unix::fs::FileExt,\n};\n// use std::net;\nuse ::nix::unistd;\n";
+    assert_eq!(
+        use_paths(text),
+        [
+            (1, "std::fs".to_owned()),
+            (1, "std::io".to_owned()),
+            (1, "std::io::Read".to_owned()),
+            (3, "std::os::unix::fs::FileExt".to_owned()),
+            (6, "::nix::unistd".to_owned()),
+        ]
+    );
 }

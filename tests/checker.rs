@@ -346,7 +346,7 @@ proptest! {
 
     #[test]
     fn the_solvers_answers_are_accepted(boards in prop::collection::vec(uniform_boards(), 0..4)) {
-        let output = rotation_game::judge::solve_to_string(
+        let output = rotation_game::answers::solve_to_string(
             rotation_game::parser::format_input(&boards).as_bytes(),
             &PdbSolver::default(),
         ).unwrap();

@@ -99,18 +99,18 @@ proptest! {
     }
 
     #[test]
-    fn judge_passes_token_soup(data in token_soup()) {
-        fuzzing::judge(&data);
+    fn pipeline_passes_token_soup(data in token_soup()) {
+        fuzzing::pipeline(&data);
     }
 
     #[test]
-    fn judge_passes_damaged_input(data in damaged_input()) {
-        fuzzing::judge(&data);
+    fn pipeline_passes_damaged_input(data in damaged_input()) {
+        fuzzing::pipeline(&data);
     }
 
     #[test]
-    fn judge_passes_valid_input(boards in prop::collection::vec(uniform_boards(), 0..6)) {
-        fuzzing::judge(format_input(&boards).as_bytes());
+    fn pipeline_passes_valid_input(boards in prop::collection::vec(uniform_boards(), 0..6)) {
+        fuzzing::pipeline(format_input(&boards).as_bytes());
     }
 
     #[test]

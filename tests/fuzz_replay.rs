@@ -105,6 +105,25 @@ fn the_fuzz_crate_has_one_target_for_each_check() {
     }
 }
 
+/// The table of targets in `rotation_game::fuzzing`'s documentation: one
+/// row to each of `TARGETS`, in its order.
+#[test]
+fn the_fuzzing_docs_give_one_row_to_each_target() {
+    let source = fs::read_to_string(repository().join("src/fuzzing.rs")).unwrap();
+    let rows: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.strip_prefix("//! | [`"))
+        .map(|row| {
+            let name = row.split('`').next().unwrap_or_default();
+            name.strip_suffix("()").unwrap_or(name)
+        })
+        .collect();
+    assert_eq!(rows, target_names(), "the table of src/fuzzing.rs");
+    let mut sorted = target_names();
+    sorted.sort_unstable();
+    assert_eq!(target_names(), sorted, "TARGETS is in alphabetical order");
+}
+
 #[test]
 fn stored_inputs_are_in_folders_named_after_targets() {
     let targets = target_names();

@@ -1,11 +1,11 @@
 //! The judges' answers for the hardest boards: every board of optimal length
-//! 13, solved through the judge pipeline by the default solver, is the
-//! greedy descent's answer. (`rotation-game verify --hardest`, run by CI in
-//! release mode, checks that the classic solver agrees; these boards are its
-//! slowest.)
+//! 13, solved through the `solve` pipeline (`answers`) by the default
+//! solver, is the greedy descent's answer. (`rotation-game verify
+//! --hardest`, run by CI in release mode, checks that the classic solver
+//! agrees; these boards are its slowest.)
 
+use rotation_game::answers::solve_to_string;
 use rotation_game::generator::hardest_boards;
-use rotation_game::judge::solve_to_string;
 use rotation_game::parser::format_input;
 use rotation_game::{DescentSolver, PdbSolver, Solver};
 

@@ -5,8 +5,8 @@ mod common;
 
 use common::{SAMPLE_INPUT, SAMPLE_OUTPUT, run_binary, with_snapshots};
 use rotation_game::OptimalLength;
+use rotation_game::answers::solve_to_string;
 use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::solve_to_string;
 use rotation_game::parser::format_input;
 use rotation_game::sample::FIRST_BOARD;
 use rotation_game::{PdbSolver, pattern_database};

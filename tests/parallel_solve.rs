@@ -6,10 +6,10 @@
 use std::cell::RefCell;
 use std::io::{Seek, SeekFrom, Write};
 
-use rotation_game::generator::{Generator, Mode};
-use rotation_game::judge::{
+use rotation_game::answers::{
     AnswerFormat, Answered, CaseError, JudgeFormat, SolveOptions, solve_file, solve_stream,
 };
+use rotation_game::generator::{Generator, Mode};
 use rotation_game::parser::format_input;
 use rotation_game::{Board, OptimalLength, PdbSolver, Solution, SolveError, Solver};
 

@@ -9,56 +9,36 @@
 //! `just perf-update` (which sets `PERF_GATE_UPDATE=1`) rewrites the baseline
 //! from the run instead, on purpose.
 
-use std::collections::BTreeMap;
+#[path = "../src/bin/perf-history/counts.rs"]
+mod counts;
+
 use std::path::Path;
+
+use counts::{Counts, parse_baseline, parse_gungraun};
 
 /// The largest accepted growth over the baseline, in percent.
 const TOLERANCE_PERCENT: u64 = 3;
 
 const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/instructions.baseline");
 
-/// Instruction counts by bench (`function.id`) from gungraun's JSON lines.
-fn measured(results: &Path) -> BTreeMap<String, u64> {
+/// Instruction counts by bench from the gungraun JSON lines in `results`.
+fn measured(results: &Path) -> Counts {
     let text = std::fs::read_to_string(results).unwrap_or_else(|error| {
         panic!(
             "cannot read {}: {error}; run `just perf-gate`, which runs the benches first",
             results.display()
         )
     });
-    text.lines()
-        .filter(|line| line.starts_with('{'))
-        .map(|line| {
-            let summary: serde_json::Value =
-                serde_json::from_str(line).expect("gungraun writes JSON");
-            let name = format!(
-                "{}.{}",
-                summary["function_name"].as_str().expect("a function name"),
-                summary["id"].as_str().expect("a bench id")
-            );
-            let instructions =
-                summary["profiles"][0]["data"]["total"]["metrics"]["Ir"]["values"]["new"]
-                    .as_u64()
-                    .unwrap_or_else(|| panic!("{name}: no instruction count (Ir) in the summary"));
-            (name, instructions)
-        })
-        .collect()
+    parse_gungraun(&text).unwrap_or_else(|error| panic!("{}: {error}", results.display()))
 }
 
-/// The committed baseline: `name count` per line, `#` starts a comment.
-fn baseline() -> BTreeMap<String, u64> {
-    std::fs::read_to_string(BASELINE)
-        .expect("the baseline is committed")
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let (name, count) = line.split_once(' ').expect("`name count`");
-            (name.to_owned(), count.trim().parse().expect("a count"))
-        })
-        .collect()
+/// The committed baseline.
+fn baseline() -> Counts {
+    let text = std::fs::read_to_string(BASELINE).expect("the baseline is committed");
+    parse_baseline(&text).unwrap_or_else(|error| panic!("{BASELINE}: {error}"))
 }
 
-fn write_baseline(counts: &BTreeMap<String, u64>) {
+fn write_baseline(counts: &Counts) {
     let mut text = String::from(
         "# Instructions executed by each bench of benches/instructions.rs (Callgrind's Ir).\n\
          # `just perf-gate` fails when a bench exceeds its count by more than 3 percent;\n\
@@ -71,10 +51,7 @@ fn write_baseline(counts: &BTreeMap<String, u64>) {
 }
 
 /// The gate's verdict: one line per bench, and the failures.
-fn compare(
-    baseline: &BTreeMap<String, u64>,
-    measured: &BTreeMap<String, u64>,
-) -> (String, Vec<String>) {
+fn compare(baseline: &Counts, measured: &Counts) -> (String, Vec<String>) {
     let mut report = String::new();
     let mut failures = Vec::new();
     for (name, &expected) in baseline {
@@ -132,13 +109,12 @@ fn instruction_counts_stay_within_three_percent_of_the_baseline() {
 
 #[test]
 fn the_gate_fails_on_growth_over_three_percent_and_on_missing_benches() {
-    let baseline: BTreeMap<String, u64> =
-        [("a.x".to_owned(), 1000), ("b.y".to_owned(), 1000)].into();
-    let within: BTreeMap<String, u64> = [("a.x".to_owned(), 1030), ("b.y".to_owned(), 500)].into();
+    let baseline: Counts = [("a.x".to_owned(), 1000), ("b.y".to_owned(), 1000)].into();
+    let within: Counts = [("a.x".to_owned(), 1030), ("b.y".to_owned(), 500)].into();
     assert!(compare(&baseline, &within).1.is_empty());
-    let over: BTreeMap<String, u64> = [("a.x".to_owned(), 1031), ("b.y".to_owned(), 1000)].into();
+    let over: Counts = [("a.x".to_owned(), 1031), ("b.y".to_owned(), 1000)].into();
     assert_eq!(compare(&baseline, &over).1.len(), 1);
-    let missing: BTreeMap<String, u64> = [("a.x".to_owned(), 1000), ("c.z".to_owned(), 1)].into();
+    let missing: Counts = [("a.x".to_owned(), 1000), ("c.z".to_owned(), 1)].into();
     assert_eq!(compare(&baseline, &missing).1.len(), 2);
 }
 

@@ -77,14 +77,20 @@ fn the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write() {
     if !have_sandbox("the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write") {
         return;
     }
-    let command = "ls -A; [ \"$TMPDIR\" = \"$PWD\" ] && echo tmpdir; echo x > here && echo wrote; echo x > /tmp/rotation-game-test-x || echo refused";
-    let output = run(command, SandboxMode::On, true);
-    assert_eq!(output.termination, Termination::Exited(0));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
-        "tmpdir\nwrote\nrefused\n"
-    );
+    // The work folder is the sandbox's /tmp, empty, and the program's own:
+    // what it writes there never reaches the machine's /tmp.
+    let command = "ls -A; [ \"$TMPDIR\" = \"$PWD\" ] && [ \"$PWD\" = /tmp ] && echo tmpdir; echo x > /tmp/rotation-game-test-x && echo wrote; echo x > /rotation-game-test-x || echo refused";
+    for _ in 0..2 {
+        let output = run(command, SandboxMode::On, true);
+        assert_eq!(output.termination, Termination::Exited(0));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "tmpdir\nwrote\nrefused\n",
+            "the second run finds nothing of the first's"
+        );
+    }
     assert!(!Path::new("/tmp/rotation-game-test-x").exists());
+    assert!(!Path::new("/rotation-game-test-x").exists());
 }
 
 #[test]

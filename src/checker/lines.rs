@@ -10,7 +10,10 @@ use std::io::{self, Read};
 
 use crate::board::Board;
 use crate::moves::Move;
-use crate::untrusted::{BUFFER_SIZE, QUOTE_BYTES, Quote};
+use crate::{
+    quote::{QUOTE_BYTES, Quote},
+    read_buffer::BUFFER_SIZE,
+};
 
 /// Why reading stopped before the end of the output.
 #[derive(Debug)]

@@ -3,9 +3,9 @@
 use std::io::{self, Read};
 use std::sync::OnceLock;
 
+use crate::answers::write_answer;
 use crate::board::Board;
 use crate::checker::{self, CheckOptions, Checker, Reason, VerdictKind};
-use crate::judge::write_answer;
 use crate::parser::parse_all;
 use crate::solver::{BfsSolver, Solver};
 

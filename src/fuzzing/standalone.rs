@@ -32,7 +32,7 @@ use std::time::Duration;
 use super::check::{CHECK_INPUT, check_expected_output};
 use super::verdicts::{checker_exit_code, validator_exit_code};
 use crate::checker::{CheckOptions, Checker, VerdictKind};
-use crate::convention::Convention;
+use crate::exit_codes::ExitCodes;
 use crate::package::{DEFAULT_MAX_CASES, INPUT_VALIDATOR, OUTPUT_VALIDATOR, Program};
 use crate::stress::{self, Limits, Run, Runner, RunnerOptions, SandboxMode, Termination};
 use crate::validator::{ValidateOptions, validate};
@@ -182,7 +182,7 @@ pub fn standalone_validator(data: &[u8]) {
         .run(data)
         .expect("the standalone validator runs");
     let status = exit_status(&run, "validator");
-    let expected = validator_exit_code(data, &options, Convention::Kattis);
+    let expected = validator_exit_code(data, &options, ExitCodes::Kattis);
     let said = String::from_utf8_lossy(&run.stdout).into_owned();
     assert_eq!(
         status, expected,
@@ -308,7 +308,7 @@ pub fn standalone_checker(data: &[u8]) {
             data,
             Some(answer),
             &options,
-            Convention::Kattis,
+            ExitCodes::Kattis,
         );
         assert_eq!(
             status, expected,

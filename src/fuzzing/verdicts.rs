@@ -1,21 +1,21 @@
 //! The crate's own verdicts on untrusted bytes, as a judge system reads
-//! them: exit statuses under a [`Convention`].
+//! them: exit statuses under [`ExitCodes`].
 //!
 //! Another program that validates test files or checks outputs (a
 //! standalone validator or checker shipped with a problem package, say)
 //! must reach the same verdicts on the same bytes. A fuzz target comparing
 //! it with the crate runs it on the fuzzer's bytes and asserts that its exit
-//! status is the one these functions give; the `judge` target holds the
+//! status is the one these functions give; the `pipeline` target holds the
 //! crate's own validator, parser and checker to them.
 
-use crate::checker::{CheckOptions, Checker, Verdict};
-use crate::convention::Convention;
+use crate::checker::{CheckOptions, Checker, CheckerVerdict};
+use crate::exit_codes::ExitCodes;
 use crate::validator::{ValidateOptions, validate};
 
 /// The exit status of a validator that follows `convention`, run on the
 /// test file `data` with `options`: valid exactly when
 /// [`validate`] accepts it.
-pub fn validator_exit_code(data: &[u8], options: &ValidateOptions, convention: Convention) -> u8 {
+pub fn validator_exit_code(data: &[u8], options: &ValidateOptions, convention: ExitCodes) -> u8 {
     convention.validator_exit_code(validate(data, options).is_ok())
 }
 
@@ -28,7 +28,7 @@ pub fn checker_verdict(
     output: &[u8],
     answer: Option<&[u8]>,
     options: &CheckOptions,
-) -> Verdict {
+) -> CheckerVerdict {
     match Checker::from_judge_input(input) {
         Ok(checker) => checker.check_with_answer(output, answer, options),
         Err(verdict) => verdict,
@@ -42,7 +42,7 @@ pub fn checker_exit_code(
     output: &[u8],
     answer: Option<&[u8]>,
     options: &CheckOptions,
-    convention: Convention,
+    convention: ExitCodes,
 ) -> u8 {
     convention.checker_exit_code(checker_verdict(input, output, answer, options).kind())
 }
@@ -56,11 +56,11 @@ mod tests {
     fn the_sample_is_valid_and_its_answer_accepted() {
         let options = ValidateOptions::default();
         assert_eq!(
-            validator_exit_code(INPUT.as_bytes(), &options, Convention::Testlib),
+            validator_exit_code(INPUT.as_bytes(), &options, ExitCodes::Testlib),
             0
         );
         assert_eq!(
-            validator_exit_code(b"0\n0\n", &options, Convention::Kattis),
+            validator_exit_code(b"0\n0\n", &options, ExitCodes::Kattis),
             43
         );
         let check = |output: &[u8], answer: Option<&[u8]>| {
@@ -70,7 +70,7 @@ mod tests {
                 output,
                 answer,
                 &options,
-                Convention::Testlib,
+                ExitCodes::Testlib,
             )
         };
         let right = OUTPUT.as_bytes();
@@ -83,7 +83,7 @@ mod tests {
             "wrong jury answer"
         );
         let options = CheckOptions::default();
-        let bad_input = checker_exit_code(b"1 2 x", right, None, &options, Convention::Kattis);
+        let bad_input = checker_exit_code(b"1 2 x", right, None, &options, ExitCodes::Kattis);
         assert_eq!(bad_input, 3);
     }
 }

@@ -18,7 +18,7 @@
 use crate::board::Board;
 use crate::geometry::{CENTRE, LINES};
 use crate::moves::{Move, MoveSet};
-use crate::solver::ida_star::{Heuristic, IdaStar, MovePruning, Sifted};
+use crate::solver::ida_star::{ChildEstimates, Heuristic, IdaStar, MovePruning};
 
 /// 8 minus the count of the commonest digit in the centre.
 #[derive(Clone, Copy, Debug, Default)]
@@ -94,12 +94,12 @@ impl Heuristic for CentreHeuristic {
         counts: &CentreCounts,
         candidates: MoveSet,
         moves_left: u8,
-    ) -> Sifted {
+    ) -> ChildEstimates {
         let flows = Flows::of(board, *counts);
         let within = candidates.and(flows.reaching(8 - i32::from(moves_left)));
         let beyond = candidates.and(within.complement());
         if beyond.is_empty() {
-            return Sifted {
+            return ChildEstimates {
                 within,
                 least_beyond: None,
             };
@@ -112,7 +112,7 @@ impl Heuristic for CentreHeuristic {
         let least = (parent.saturating_sub(1).max(moves_left + 1)..=parent + 1)
             .find(|&least| !beyond.and(flows.reaching(8 - i32::from(least))).is_empty())
             .expect("a child's estimate is at most the parent's plus one");
-        Sifted {
+        ChildEstimates {
             within,
             least_beyond: Some(least),
         }
@@ -328,7 +328,7 @@ mod tests {
                     let sifted = heuristic.sift(&board, &counts, candidates, moves_left);
                     assert_eq!(
                         sifted,
-                        Sifted {
+                        ChildEstimates {
                             within: expected_within,
                             least_beyond: expected_least
                         }

@@ -76,8 +76,8 @@ pub trait Heuristic: Sync {
         memo: &Self::Memo,
         candidates: MoveSet,
         moves_left: u8,
-    ) -> Sifted {
-        let mut sifted = Sifted {
+    ) -> ChildEstimates {
+        let mut sifted = ChildEstimates {
             within: MoveSet::EMPTY,
             least_beyond: None,
         };
@@ -95,9 +95,11 @@ pub trait Heuristic: Sync {
     }
 }
 
-/// Moves sorted by [`Heuristic::sift`].
+/// What [`Heuristic::sift`] found of a node's children's estimates: the
+/// moves whose child is within the moves left, and the least estimate of
+/// the others, which sets IDA*'s next bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sifted {
+pub struct ChildEstimates {
     /// The moves whose child's estimate is within the moves left.
     pub within: MoveSet,
     /// The least estimate of the other moves' children, if there are any.

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::judge::write_answer;
+use crate::answers::write_answer;
 use crate::solver::Solution;
 
 /// How many lines must agree after a shift, when that many are left.

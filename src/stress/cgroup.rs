@@ -22,27 +22,32 @@
 //!   `memory.max_usage_in_bytes`, `oom_kill` in `memory.oom_control`
 //!   (kernel 4.13 and later), `cpuacct.usage`, `pids.max`. Tested on the
 //!   development machine (kernel 6.18).
-//! - v2 (one unified hierarchy): used where the runner's group offers the
-//!   memory controller. `memory.max`, `memory.swap.max = 0`,
+//! - v2 (one unified hierarchy): used where the runner's group (or, for
+//!   root, the hierarchy's root) can give the memory and pids controllers
+//!   to groups below it. `memory.max`, `memory.swap.max = 0`,
 //!   `memory.oom.group`, `memory.peak` (kernel 5.19 and later), `oom_kill`
 //!   in `memory.events`, `usage_usec` in `cpu.stat`, `pids.max`, and
 //!   `cgroup.kill` (5.14 and later). A v2 group holding processes may not
 //!   give controllers to its children ("no internal processes"), so the
-//!   runner first moves itself into a leaf group of its own, once. The v2
-//!   path follows the kernel's documented interface; the development
-//!   machine has no v2 memory controller, so only its file parsing is
-//!   tested there.
+//!   runner first moves itself into a leaf group of its own, and leaves
+//!   the group as it found it when its last runner goes (see
+//!   [`delegation`]). Tested in a virtual machine with cgroup v2, as root
+//!   and as a user in a delegated group, alone there and beside another
+//!   process (`.ci/cgroup-v2-vm.sh`, which runs `tests/limits.rs`).
 
 use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::owner::{self, Owner};
+use delegation::Delegation;
+
+mod delegation;
 
 /// The prefix of the names of the runs' groups.
 const PREFIX: &str = "rotation-game-";
@@ -58,10 +63,15 @@ pub enum CgroupVersion {
     V2,
 }
 
-/// Where runs' groups are made: the runner's own groups.
-#[derive(Clone, Debug)]
+/// Where runs' groups are made: the runner's own groups (or, in v2, the
+/// hierarchy's root). A v2 parent holds this process's [`Delegation`],
+/// released when the last parent goes; it is not `Clone`, as a copy
+/// would release the hold twice.
+#[derive(Debug)]
 pub(crate) struct Parent {
     dirs: Dirs,
+    /// Whether this is a v2 parent, counted in [`DELEGATION`].
+    delegated: bool,
 }
 
 /// The group(s) of one run; killed and removed when dropped.
@@ -200,19 +210,31 @@ fn make_dir(path: &Path) -> io::Result<()> {
     fs::create_dir(path).map_err(|error| with_path(path, error))
 }
 
-/// Where this process makes its runs' groups, if it can: a v2 group with
-/// the memory controller, else the v1 memory, cpuacct (and pids)
-/// hierarchies. Errors say why not (no such hierarchy, or not writable).
+/// Where this process makes its runs' groups, if it can: a v2 group (see
+/// below), else the v1 memory, cpuacct (and pids) hierarchies. Errors say
+/// why not (no such hierarchy, not writable, shared with other processes)
+/// and, for a user who is not root, how to get one.
+///
+/// In v2, the runner's own group where it can take it (see
+/// [`delegation`]); where it cannot (it holds other processes, as a
+/// service's or a login session's group does), the hierarchy's root,
+/// which only root may write to. Runs made at the root are not bounded by
+/// the runner's own group.
 pub(crate) fn parent() -> io::Result<Parent> {
+    find_parent()
+        .map_err(|error| io::Error::new(error.kind(), format!("{error}{}", how_to_get_one())))
+}
+
+fn find_parent() -> io::Result<Parent> {
     let mounts = mounts()?;
     let own = fs::read_to_string("/proc/self/cgroup")?;
+    let mut v2_error = None;
     if let Some(unified) = mounts.iter().find(|mount| mount.unified)
         && let Some(path) = own_group(&own, None)
     {
-        let dir = unified.dir.join(path);
-        let controllers = fs::read_to_string(dir.join("cgroup.controllers")).unwrap_or_default();
-        if controllers.split_whitespace().any(|c| c == "memory") {
-            return v2_parent(&dir);
+        match v2_parent(&unified.dir.join(path), &unified.dir) {
+            Ok(parent) => return Ok(parent),
+            Err(error) => v2_error = Some(error),
         }
     }
     let v1 = |controller: &str| -> Option<PathBuf> {
@@ -222,10 +244,12 @@ pub(crate) fn parent() -> io::Result<Parent> {
         Some(mount.dir.join(own_group(&own, Some(controller))?))
     };
     let (Some(memory), Some(cpuacct)) = (v1("memory"), v1("cpuacct")) else {
-        return Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            "no cgroup hierarchy with the memory controller",
-        ));
+        return Err(v2_error.unwrap_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::Unsupported,
+                "no cgroup hierarchy with the memory controller",
+            )
+        }));
     };
     let parent = Parent {
         dirs: Dirs::V1 {
@@ -233,6 +257,7 @@ pub(crate) fn parent() -> io::Result<Parent> {
             cpuacct,
             pids: v1("pids"),
         },
+        delegated: false,
     };
     // Writable? Making and removing a probe group tells.
     let probe = RunCgroup::create(&parent, 1 << 30, 16)?;
@@ -240,36 +265,79 @@ pub(crate) fn parent() -> io::Result<Parent> {
     Ok(parent)
 }
 
-/// The v2 parent: the runner's group, once the runner has moved itself
-/// into a leaf below it and given the memory and pids controllers to the
-/// children (done once per process).
-fn v2_parent(own: &Path) -> io::Result<Parent> {
-    static MOVED: OnceLock<Result<(), String>> = OnceLock::new();
-    let moved = MOVED.get_or_init(|| {
-        let subtree = own.join("cgroup.subtree_control");
-        let enabled = fs::read_to_string(&subtree).unwrap_or_default();
-        if enabled.split_whitespace().any(|c| c == "memory") {
-            return Ok(());
+/// How a user who is not root gets a writable cgroup: the end of a
+/// message saying there is none ("" for root).
+fn how_to_get_one() -> String {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        return String::new();
+    }
+    let v2 = mounts().is_ok_and(|mounts| mounts.iter().any(|mount| mount.unified));
+    if v2 {
+        format!(
+            "; a user of systemd gets a cgroup of their own by putting `{}` before the command",
+            delegation::SYSTEMD_DELEGATION
+        )
+    } else {
+        "; with cgroup v1, only root gets one".to_owned()
+    }
+}
+
+/// The runner's hold on a v2 group, shared by every [`Parent`] of this
+/// process, with how many there are: the last to go releases it.
+static DELEGATION: Mutex<Option<(Delegation, usize)>> = Mutex::new(None);
+
+fn delegation_slot() -> MutexGuard<'static, Option<(Delegation, usize)>> {
+    DELEGATION.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The v2 parent of the runner in group `own`, in the hierarchy mounted at
+/// `root`: the group this process has taken for its runs, taking one
+/// first if it has none (its own group, else the hierarchy's root).
+fn v2_parent(own: &Path, root: &Path) -> io::Result<Parent> {
+    let mut slot = delegation_slot();
+    let group = match &mut *slot {
+        Some((delegation, users)) => {
+            *users += 1;
+            delegation.group().to_owned()
         }
-        let leaf = own.join(Owner::this_process().name(PREFIX, "runner"));
-        (|| {
-            make_dir(&leaf)?;
-            write(&leaf.join("cgroup.procs"), &std::process::id().to_string())?;
-            write(&subtree, "+memory +pids")
-        })()
-        .map_err(|error| error.to_string())
-    });
-    match moved {
-        Ok(()) => {
-            let parent = Parent {
-                dirs: Dirs::V2 {
-                    dir: own.to_owned(),
-                },
+        None => {
+            let delegation = match Delegation::take(own, own == root) {
+                Ok(delegation) => delegation,
+                // The own group's error says more than the root's (which
+                // only root may write to).
+                Err(error) if own != root => Delegation::take(root, true).map_err(|_| error)?,
+                Err(error) => return Err(error),
             };
-            drop(RunCgroup::create(&parent, 1 << 30, 16)?);
-            Ok(parent)
+            let group = delegation.group().to_owned();
+            *slot = Some((delegation, 1));
+            group
         }
-        Err(message) => Err(io::Error::other(message.clone())),
+    };
+    drop(slot);
+    let parent = Parent {
+        dirs: Dirs::V2 { dir: group },
+        delegated: true,
+    };
+    drop(RunCgroup::create(&parent, 1 << 30, 16)?);
+    Ok(parent)
+}
+
+impl Drop for Parent {
+    /// The last v2 parent of the process releases its hold on the group.
+    fn drop(&mut self) {
+        if !self.delegated {
+            return;
+        }
+        let mut slot = delegation_slot();
+        if let Some((_, users)) = &mut *slot {
+            *users -= 1;
+            if *users == 0
+                && let Some((delegation, _)) = slot.take()
+            {
+                delegation.release();
+            }
+        }
     }
 }
 
@@ -279,6 +347,15 @@ impl Parent {
         match self.dirs {
             Dirs::V1 { .. } => CgroupVersion::V1,
             Dirs::V2 { .. } => CgroupVersion::V2,
+        }
+    }
+
+    /// Whether runs' groups cap their processes: v2's always do, v1's
+    /// where there is a `pids` hierarchy.
+    pub(crate) fn caps_processes(&self) -> bool {
+        match &self.dirs {
+            Dirs::V1 { pids, .. } => pids.is_some(),
+            Dirs::V2 { .. } => true,
         }
     }
 }
@@ -368,6 +445,15 @@ impl RunCgroup {
                     .expect("cgroup paths hold no NUL byte")
             })
             .collect()
+    }
+
+    /// Moves process `pid` (and so, from then on, everything it starts)
+    /// into the group(s).
+    pub(crate) fn add(&self, pid: libc::pid_t) -> io::Result<()> {
+        for dir in self.dirs.all() {
+            write(&dir.join("cgroup.procs"), &pid.to_string())?;
+        }
+        Ok(())
     }
 
     /// CPU time (user plus system) of every process that ran in the group.

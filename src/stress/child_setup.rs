@@ -6,6 +6,8 @@ use std::ffi::CString;
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
 
+use super::limits::OPEN_FILES;
+
 /// What the child does between fork and exec. Everything is prepared
 /// before the fork: after it, only async-signal-safe calls are allowed.
 pub(super) struct ChildSetup {
@@ -75,6 +77,7 @@ impl ChildSetup {
             };
             limit(libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 1)?;
             limit(libc::RLIMIT_CORE, 0, 0)?;
+            limit(libc::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES)?;
             if let Some(bytes) = self.address_space {
                 limit(libc::RLIMIT_AS, bytes, bytes)?;
             }
@@ -83,19 +86,38 @@ impl ChildSetup {
             }
             // Descriptors the runner inherited without close-on-exec must
             // not reach the program (bubblewrap passes them on): mark them
-            // all (Linux 5.11 and later; older kernels leave them), then let
-            // the report pipe through.
-            libc::syscall(
-                libc::SYS_close_range,
-                3u32,
-                u32::MAX,
-                libc::CLOSE_RANGE_CLOEXEC,
-            );
+            // all, then let through the ones bubblewrap needs.
+            close_on_exec_from(3);
             for &fd in &self.keep_open {
                 libc::fcntl(fd, libc::F_SETFD, 0);
             }
         }
         Ok(())
+    }
+}
+
+/// Marks every descriptor from `first` on close-on-exec: by `close_range`
+/// (Linux 5.11 and later), else one by one up to the descriptor limit.
+/// Async-signal-safe.
+pub(crate) fn close_on_exec_from(first: u32) {
+    // SAFETY: close_range, getrlimit and fcntl are async-signal-safe and
+    // touch no memory of ours but `limit`.
+    unsafe {
+        if libc::syscall(
+            libc::SYS_close_range,
+            first,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ) == 0
+        {
+            return;
+        }
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        let last = limit.rlim_cur.min(1 << 16) as i32;
+        for fd in first as i32..last {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
     }
 }
 

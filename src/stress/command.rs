@@ -125,7 +125,7 @@ impl Program {
             if !is_executable_file(&path) {
                 return Err(ProgramError::NotExecutable { path });
             }
-            path
+            clean(&path)
         } else {
             match find_on_path(&first.text, caller_dir) {
                 Some(path) => path,
@@ -157,6 +157,38 @@ impl Program {
             Program::Direct { path, .. } => path,
             Program::Shell { .. } => Path::new(SHELL),
         }
+    }
+
+    /// The files and folders the program needs to see in a sandbox, each
+    /// where the command names it: the executable first, then every
+    /// argument naming an existing path (a direct command), or every word
+    /// of a script that is an absolute path to an existing file or folder.
+    /// Never `/` or `/tmp` themselves, nor anything in `/dev` or `/proc`,
+    /// which a sandbox has its own of (its `/tmp` is the work folder).
+    pub fn exposed(&self) -> Vec<PathBuf> {
+        let named: Vec<PathBuf> = match self {
+            Program::Direct { args, .. } => args
+                .iter()
+                .filter(|arg| arg.starts_with('/'))
+                .map(PathBuf::from)
+                .collect(),
+            Program::Shell { script } => script
+                .split(|c: char| !(c.is_ascii_alphanumeric() || "_./,:@%+-".contains(c)))
+                .filter(|word| word.starts_with('/'))
+                .map(PathBuf::from)
+                .collect(),
+        };
+        let mut exposed = vec![self.executable().to_owned()];
+        for path in named {
+            let own_to_a_sandbox = path == Path::new("/")
+                || path == Path::new("/tmp")
+                || path.starts_with("/dev")
+                || path.starts_with("/proc");
+            if !own_to_a_sandbox && path.exists() && !exposed.contains(&path) {
+                exposed.push(path);
+            }
+        }
+        exposed
     }
 
     /// Whether a shell runs the command (and so reports a signal that kills
@@ -233,6 +265,18 @@ fn plain_words(command: &str) -> Option<Vec<Word>> {
     }
 }
 
+/// `path` with the folders leading to it resolved (links, `.` and `..`),
+/// its own name kept (a link's name, such as `python3`, may matter to the
+/// program); as it is where that fails.
+fn clean(path: &Path) -> PathBuf {
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => parent
+            .canonicalize()
+            .map_or_else(|_| path.to_owned(), |parent| parent.join(name)),
+        _ => path.to_owned(),
+    }
+}
+
 fn is_executable_file(path: &Path) -> bool {
     path.metadata()
         .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
@@ -255,9 +299,13 @@ fn resolve_argument(word: &str, caller_dir: &Path) -> String {
         return word.to_owned();
     }
     let resolved = caller_dir.join(relative);
+    if !resolved.exists() {
+        return word.to_owned();
+    }
+    let resolved = resolved.canonicalize().unwrap_or(resolved);
     match resolved.to_str() {
-        Some(text) if resolved.exists() => text.to_owned(),
-        _ => word.to_owned(),
+        Some(text) => text.to_owned(),
+        None => word.to_owned(),
     }
 }
 
@@ -276,17 +324,24 @@ mod tests {
         std::fs::write(&program, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::write(dir.path().join("sol.py"), "").unwrap();
+        let real = dir.path().canonicalize().unwrap();
+        let direct = parse("./sol --fast 'two words' sol.py missing.py .", dir.path());
         assert_eq!(
-            parse("./sol --fast 'two words' sol.py missing.py", dir.path()),
+            direct,
             Program::Direct {
-                path: dir.path().join("./sol"),
+                path: real.join("sol"),
                 args: vec![
                     "--fast".into(),
                     "two words".into(),
-                    dir.path().join("sol.py").to_str().unwrap().into(),
+                    real.join("sol.py").to_str().unwrap().into(),
                     "missing.py".into(),
+                    real.to_str().unwrap().into(),
                 ],
             }
+        );
+        assert_eq!(
+            direct.exposed(),
+            [real.join("sol"), real.join("sol.py"), real.clone()]
         );
         match parse("sh -c true", dir.path()) {
             Program::Direct { path, .. } => assert!(path.is_absolute() && path.ends_with("sh")),
@@ -346,5 +401,19 @@ mod tests {
         };
         assert_eq!(script.argv(), ["/bin/sh", "-c", "a | b"]);
         assert_eq!(script.executable(), Path::new(SHELL));
+    }
+
+    #[test]
+    fn a_script_shows_the_absolute_paths_it_names_that_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("tool");
+        std::fs::write(&tool, "").unwrap();
+        let script = Program::Shell {
+            script: format!(
+                "{} solve </dev/null | sed 's/DH/HD/' >/proc/self/fd/1; cat /nowhere; ls / /tmp",
+                tool.display()
+            ),
+        };
+        assert_eq!(script.exposed(), [PathBuf::from(SHELL), tool]);
     }
 }

@@ -90,10 +90,10 @@ pub struct FileRecord {
     /// The verdict's message (case numbers are the file's, from 1).
     pub message: String,
     /// CPU time of the run.
-    #[serde(rename = "cpu_seconds", serialize_with = "crate::seconds::serialize")]
+    #[serde(rename = "cpu_seconds", serialize_with = "crate::secs_f64::serialize")]
     pub cpu_time: Duration,
     /// Wall-clock time of the run.
-    #[serde(rename = "wall_seconds", serialize_with = "crate::seconds::serialize")]
+    #[serde(rename = "wall_seconds", serialize_with = "crate::secs_f64::serialize")]
     pub wall_time: Duration,
     /// Peak memory of the run, in bytes.
     pub peak_memory_bytes: u64,
@@ -156,7 +156,7 @@ pub fn judge_file(
     };
     let jury = checker.check(&answer[..], &lenient);
     if !jury.is_ok() {
-        let fault = crate::checker::Verdict::new(
+        let fault = crate::checker::CheckerVerdict::new(
             jury.case(),
             Reason::WrongJuryAnswer(Box::new(jury.reason().clone())),
         );

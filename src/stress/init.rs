@@ -1,15 +1,28 @@
-//! PID 1 of a run's sandbox: starts the program, reaps every process of
-//! the sandbox, and reports how the program ended and what its processes
-//! used.
+//! PID 1 of a run: made by the slot's zygote (`zygote.rs`) in a PID, mount
+//! and IPC namespace of its own, it sets up the run's view of the machine,
+//! starts the program, reaps every process of the run, and reports how the
+//! program ended and what its processes used.
 //!
-//! # Why
+//! # One run
 //!
-//! bubblewrap folds a program's death by signal N into exit status 128 + N,
-//! so a crash (`SIGSEGV`) and `exit(139)` look alike; and with bubblewrap's
-//! own PID 1, nothing the runner can wait for has used the program's CPU
-//! time or memory. This init fixes both. It is the runner's executable run
-//! again (with [`INIT_ARGUMENT`]): a program using the sandbox calls
-//! [`serve_if_asked`] first thing in `main`, as `rotation-game` does.
+//! 1. Its own mounts, over the slot's: a fresh tmpfs as the work folder
+//!    `/tmp` (the program's files the slot shows there bound again, read
+//!    only), a fresh tmpfs at `/dev/shm`, a fresh `/proc` for the run's PID
+//!    namespace with `/proc/sys` and the kernel's triggers read-only.
+//! 2. It waits for the runner's word that the run is in its cgroup (a byte
+//!    on the start pipe), so that everything the program starts is counted.
+//! 3. Its limits, which the program inherits: `RLIMIT_CPU` as a backstop,
+//!    `RLIMIT_CORE` 0, `RLIMIT_NOFILE`, `RLIMIT_AS` where there is no
+//!    cgroup, and `RLIMIT_NPROC`, which, inside the slot's user namespace,
+//!    counts the processes of the slot's uid there (the zygote's, this
+//!    one's, the program's): none of the caller's other processes, so the
+//!    cap holds without a cgroup, and exactly. Then it drops every
+//!    capability, for good.
+//! 4. It starts the program in the work folder, with its standard streams,
+//!    no other descriptor, no new privileges and the seccomp filter.
+//! 5. It reaps every process of the run; when the program ends, it kills
+//!    the rest (everything in the namespace but itself), and writes the
+//!    report.
 //!
 //! # The report
 //!
@@ -22,60 +35,97 @@
 //! # Safety from the program
 //!
 //! As PID 1 of its namespace, it gets no signal from inside the namespace
-//! that it has no handler for (`SIGKILL` included). Its descriptor is
-//! close-on-exec and it is not dumpable, so the program can neither inherit
-//! the report's pipe nor open it through `/proc/1/fd`, and cannot forge the
-//! line.
+//! that it has no handler for (`SIGKILL` included). Its descriptors are
+//! close-on-exec and it is not dumpable, so the program can neither
+//! inherit the report's pipe nor open it through `/proc/1/fd`, and cannot
+//! forge the line.
 
-use std::ffi::OsString;
+use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
-use std::process::Command;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// The first argument that makes the runner's executable act as init.
-pub const INIT_ARGUMENT: &str = "__rotation-game-sandbox-init";
+use super::limits::OPEN_FILES;
+use super::sandbox::PROC_READ_ONLY;
+use super::slot::message::RunRequest;
 
-/// When the process was started with [`INIT_ARGUMENT`] (followed by the
-/// status descriptor and the program's argument vector), acts as the
-/// sandbox's init and exits; otherwise returns at once.
+/// When the process was started as a slot's zygote (see `zygote.rs`),
+/// serves as one and exits; otherwise returns at once.
 ///
 /// Call it first thing in `main` in every program that runs programs in
-/// the sandbox: the sandbox starts that same executable as its init.
+/// the sandbox: the sandbox starts that same executable as its zygote.
 pub fn serve_if_asked() {
     let mut args = std::env::args_os().skip(1);
-    if args.next().is_none_or(|first| first != INIT_ARGUMENT) {
-        return;
-    }
-    let status_fd = args.next().and_then(|fd| fd.to_str()?.parse::<i32>().ok());
-    let program: Vec<OsString> = args.collect();
-    match status_fd {
-        Some(fd) if fd > 2 && !program.is_empty() => serve(fd, &program),
-        // Not started by the runner: nothing to serve.
-        _ => std::process::exit(2),
+    if let Some(first) = args.next() {
+        super::zygote::serve_if_asked(&first, args);
     }
 }
 
-/// Runs `program`, reaps everything, reports on `status_fd`, exits.
-fn serve(status_fd: i32, program: &[OsString]) -> ! {
-    // SAFETY: plain system calls on a descriptor this process was given
-    // (the runner cleared its close-on-exec flag for us alone) and on
-    // itself; no memory is shared.
-    unsafe {
-        libc::fcntl(status_fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+/// The descriptors a run is given: its standard streams, its report pipe
+/// and its start pipe.
+pub(crate) struct RunFds {
+    pub(crate) stdin: OwnedFd,
+    pub(crate) stdout: OwnedFd,
+    pub(crate) stderr: OwnedFd,
+    pub(crate) status: OwnedFd,
+    pub(crate) start: OwnedFd,
+}
+
+/// What is the same for every run of a slot: the program, the files it
+/// needs in the work folder, the seccomp filter.
+pub(crate) struct RunTemplate {
+    /// The program's argument vector, the executable first.
+    pub(crate) argv: Vec<CString>,
+    /// The files and folders the slot shows in `/tmp`, to show again in
+    /// each run's work folder.
+    pub(crate) in_tmp: Vec<PathBuf>,
+    /// The seccomp filter (`struct sock_filter`s), or empty for none.
+    pub(crate) filter: Vec<u8>,
+}
+
+/// Sets up the run and serves as its PID 1 (see the [module docs](self));
+/// never returns.
+pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -> ! {
+    // SAFETY: prctl on this process alone.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    let mut report = std::fs::File::from(fds.status);
+    let fail = |report: &mut std::fs::File, what: &str, error: std::io::Error| -> ! {
+        // Nothing to do if the runner is gone.
+        let _ = writeln!(report, "error {what}: {error}");
+        std::process::exit(127)
+    };
+    if let Err(error) = mount_own_view(request, &template.in_tmp) {
+        fail(&mut report, "cannot set up the run", error);
     }
-    // SAFETY: the descriptor is open (given by the runner) and owned by
-    // this process alone from here on.
-    let mut report = unsafe { std::fs::File::from_raw_fd(status_fd) };
-    let main = match Command::new(&program[0]).args(&program[1..]).spawn() {
-        Ok(child) => child.id() as libc::pid_t,
+    let mut start = [0u8];
+    let mut start_pipe = std::fs::File::from(fds.start);
+    if start_pipe.read_exact(&mut start).is_err() {
+        // The runner gave up on the run.
+        std::process::exit(1);
+    }
+    drop(start_pipe);
+    if let Err(error) = limit(request) {
+        fail(&mut report, "cannot set the run's limits", error);
+    }
+    if let Err(error) = drop_capabilities() {
+        fail(&mut report, "cannot drop capabilities", error);
+    }
+    if request.trial != 0 {
+        // Nothing to do if the runner is gone.
+        let _ = writeln!(report, "exit 0 cpu_us 0 maxrss_kb 0");
+        std::process::exit(0);
+    }
+    let main = match start_program(&fds.stdin, &fds.stdout, &fds.stderr, template) {
+        Ok(pid) => pid,
         Err(error) => {
-            // Nothing to do if the runner is gone.
-            let _ = writeln!(report, "error cannot start {:?}: {error}", program[0]);
-            std::process::exit(127);
+            let program = String::from_utf8_lossy(template.argv[0].as_bytes()).into_owned();
+            fail(&mut report, &format!("cannot start {program:?}"), error)
         }
     };
+    drop((fds.stdin, fds.stdout, fds.stderr));
     let mut main_status = 0;
     loop {
         let mut status = 0;
@@ -108,6 +158,277 @@ fn serve(status_fd: i32, program: &[OsString]) -> ! {
         cpu.as_micros()
     );
     std::process::exit(0);
+}
+
+/// `mount(2)`, its failure an error naming the target.
+fn mount(
+    source: &str,
+    target: &str,
+    kind: &str,
+    flags: libc::c_ulong,
+    data: &str,
+) -> std::io::Result<()> {
+    let text = |value: &str| CString::new(value).map_err(std::io::Error::other);
+    let (source, target_c, kind, data) = (text(source)?, text(target)?, text(kind)?, text(data)?);
+    let pointer = |value: &CString, empty: bool| {
+        if empty {
+            std::ptr::null()
+        } else {
+            value.as_ptr()
+        }
+    };
+    // SAFETY: every pointer is to a NUL-terminated string that outlives the
+    // call, or null.
+    let result = unsafe {
+        libc::mount(
+            pointer(&source, source.as_bytes().is_empty()),
+            target_c.as_ptr(),
+            pointer(&kind, kind.as_bytes().is_empty()),
+            flags,
+            pointer(&data, data.as_bytes().is_empty()).cast(),
+        )
+    };
+    if result == 0 {
+        Ok(())
+    } else {
+        let error = std::io::Error::last_os_error();
+        Err(std::io::Error::new(
+            error.kind(),
+            format!("{target}: {error}"),
+        ))
+    }
+}
+
+/// Binds `source` (a path, or `/proc/self/fd/N`) read-only at `target`.
+fn bind_read_only(source: &str, target: &str) -> std::io::Result<()> {
+    mount(source, target, "", libc::MS_BIND | libc::MS_REC, "")?;
+    mount(
+        "",
+        target,
+        "",
+        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+        "",
+    )
+}
+
+/// The run's own mounts (step 1 of the [module docs](self)).
+fn mount_own_view(request: &RunRequest, in_tmp: &[PathBuf]) -> std::io::Result<()> {
+    mount("", "/", "", libc::MS_REC | libc::MS_PRIVATE, "")?;
+    // The program's files in /tmp, held open while a fresh /tmp covers them.
+    let held: Vec<(OwnedFd, &PathBuf, bool)> = in_tmp
+        .iter()
+        .map(|path| {
+            // O_PATH: a program that may only be run, not read, opens too.
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_PATH)
+                .open(path)?;
+            let folder = file.metadata()?.is_dir();
+            Ok((OwnedFd::from(file), path, folder))
+        })
+        .collect::<std::io::Result<_>>()?;
+    let size = format!("size={}", request.work_bytes.max(1 << 20));
+    let hardened = libc::MS_NOSUID | libc::MS_NODEV;
+    mount(
+        "tmpfs",
+        "/tmp",
+        "tmpfs",
+        hardened,
+        &format!("{size},mode=0700"),
+    )?;
+    for (fd, path, folder) in &held {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        if *folder {
+            std::fs::create_dir_all(path)?;
+        } else {
+            std::fs::File::create(path)?;
+        }
+        let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        bind_read_only(&source, &path.to_string_lossy())?;
+    }
+    drop(held);
+    mount(
+        "tmpfs",
+        "/dev/shm",
+        "tmpfs",
+        hardened,
+        &format!("{size},mode=1777"),
+    )?;
+    mount("proc", "/proc", "proc", hardened | libc::MS_NOEXEC, "")?;
+    for path in PROC_READ_ONLY {
+        if std::path::Path::new(path).exists() {
+            bind_read_only(path, path)?;
+        }
+    }
+    // Best effort: without it the run is only less likely to be the
+    // out-of-memory killer's first choice.
+    let _ = std::fs::write("/proc/self/oom_score_adj", "1000");
+    Ok(())
+}
+
+/// The run's limits (step 3 of the [module docs](self)).
+fn limit(request: &RunRequest) -> std::io::Result<()> {
+    let set = |resource, soft: u64, hard: u64| {
+        let limit = libc::rlimit {
+            rlim_cur: soft as libc::rlim_t,
+            rlim_max: hard as libc::rlim_t,
+        };
+        // SAFETY: setrlimit reads the struct it is given.
+        if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    };
+    set(
+        libc::RLIMIT_CPU,
+        request.cpu_seconds,
+        request.cpu_seconds + 1,
+    )?;
+    set(libc::RLIMIT_CORE, 0, 0)?;
+    let files = request.open_files.clamp(16, OPEN_FILES);
+    set(libc::RLIMIT_NOFILE, files, files)?;
+    if request.address_space > 0 {
+        set(
+            libc::RLIMIT_AS,
+            request.address_space,
+            request.address_space,
+        )?;
+    }
+    if request.processes > 0 {
+        // The zygote and this process count too.
+        let processes = request.processes + 2;
+        set(libc::RLIMIT_NPROC, processes, processes)?;
+    }
+    Ok(())
+}
+
+/// Drops every capability of this process and of what it starts: the
+/// bounding set, the ambient ones, then the effective, permitted and
+/// inheritable ones.
+fn drop_capabilities() -> std::io::Result<()> {
+    let check = |result: libc::c_int| {
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    };
+    // SAFETY: prctl and capset on this process alone; capset reads the two
+    // structs it is given.
+    unsafe {
+        for capability in 0..64 {
+            if libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) != 0
+                && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        check(libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        ))?;
+        // _LINUX_CAPABILITY_VERSION_3: two 32-bit sets of each kind.
+        let header = [0x2008_0522u32, 0];
+        let data = [0u32; 6];
+        check(libc::syscall(libc::SYS_capset, header.as_ptr(), data.as_ptr()) as libc::c_int)
+    }
+}
+
+/// Starts the program (step 4 of the [module docs](self)); its process id,
+/// or why it could not start (from the child, through a pipe).
+fn start_program(
+    stdin: &OwnedFd,
+    stdout: &OwnedFd,
+    stderr: &OwnedFd,
+    template: &RunTemplate,
+) -> std::io::Result<libc::pid_t> {
+    let (failed_read, failed_write) = super::child_setup::pipe()?;
+    let mut argv: Vec<*const libc::c_char> = template.argv.iter().map(|arg| arg.as_ptr()).collect();
+    argv.push(std::ptr::null());
+    let program = libc::sock_fprog {
+        len: (template.filter.len() / 8) as u16,
+        filter: template.filter.as_ptr() as *mut libc::sock_filter,
+    };
+    let tmp = c"/tmp";
+    let streams: [RawFd; 3] = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
+    // SAFETY: this process is single-threaded, so the child may do anything;
+    // it only makes system calls on data prepared above, then execs or
+    // exits.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // SAFETY: the child, as above.
+        unsafe {
+            let fail = |fd: RawFd| -> ! {
+                let error = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+                libc::write(fd, (&raw const error).cast(), 4);
+                libc::_exit(127)
+            };
+            let failed = failed_write.as_raw_fd();
+            for (target, &source) in streams.iter().enumerate() {
+                if libc::dup2(source, target as RawFd) < 0 {
+                    fail(failed);
+                }
+            }
+            super::child_setup::close_on_exec_from(3);
+            if libc::chdir(tmp.as_ptr()) != 0
+                || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+            {
+                fail(failed);
+            }
+            if program.len > 0
+                && libc::syscall(
+                    libc::SYS_seccomp,
+                    libc::SECCOMP_SET_MODE_FILTER,
+                    0,
+                    &raw const program,
+                ) != 0
+            {
+                fail(failed);
+            }
+            libc::execv(argv[0], argv.as_ptr());
+            fail(failed)
+        }
+    }
+    drop(failed_write);
+    let mut errno = [0u8; 4];
+    let mut failed = std::fs::File::from(failed_read);
+    match failed.read_exact(&mut errno) {
+        // The pipe closed on exec: the program runs.
+        Err(_) => Ok(pid),
+        Ok(()) => {
+            let mut status = 0;
+            // SAFETY: reaps the child, which has exited.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            Err(std::io::Error::from_raw_os_error(i32::from_ne_bytes(errno)))
+        }
+    }
+}
+
+/// The argument vector `program` as C strings.
+pub(crate) fn c_strings(program: &[OsString]) -> Vec<CString> {
+    program
+        .iter()
+        .map(|arg| CString::new(arg.as_bytes()).expect("arguments hold no NUL byte"))
+        .collect()
+}
+
+/// Adopts a descriptor number given on the command line.
+///
+/// # Safety
+///
+/// `fd` must be an open descriptor that no one else in this process owns.
+pub(crate) unsafe fn adopt(fd: RawFd) -> OwnedFd {
+    // SAFETY: as the caller promises.
+    unsafe { OwnedFd::from_raw_fd(fd) }
 }
 
 /// The CPU time of the reaped children of this process (user plus system)

@@ -17,14 +17,14 @@ pub struct Limits {
     /// starts, together. Over it: time limit exceeded.
     #[serde(
         rename = "time_limit_seconds",
-        serialize_with = "crate::seconds::serialize"
+        serialize_with = "crate::secs_f64::serialize"
     )]
     pub cpu_time: Duration,
     /// Wall-clock time, a safety net for programs that sleep or wait. Over
     /// it: time limit exceeded too.
     #[serde(
         rename = "wall_limit_seconds",
-        serialize_with = "crate::seconds::serialize"
+        serialize_with = "crate::secs_f64::serialize"
     )]
     pub wall_time: Duration,
     /// Memory of the program and its processes together (resident memory,
@@ -35,11 +35,18 @@ pub struct Limits {
     /// Bytes of standard output. Over it: output limit exceeded.
     #[serde(rename = "output_limit_bytes")]
     pub output_bytes: u64,
-    /// Processes and threads alive at once; more cannot be started (where a
-    /// cgroup enforces it).
+    /// Processes and threads alive at once; more cannot be started. `None`
+    /// where nothing can enforce it (no cgroup and no sandbox: see
+    /// [`Isolation::process_cap`](super::Isolation::process_cap)).
     #[serde(rename = "process_limit")]
-    pub processes: u64,
+    pub processes: Option<u64>,
 }
+
+/// The most files a process of a run may have open at once
+/// (`RLIMIT_NOFILE`, soft and hard): plenty for a contest program (the
+/// IOI's isolate allows 64), and a bound on what each process can hold in
+/// pipe buffers where no memory cgroup counts them.
+pub const OPEN_FILES: u64 = 256;
 
 /// The wall-clock limit a time limit gets when none is given: three times
 /// the CPU time, as loaded machines stretch wall-clock time.
@@ -53,7 +60,7 @@ impl Limits {
         wall_time: Duration::from_secs(30),
         memory_bytes: 1024 * MIB,
         output_bytes: 8 * MIB,
-        processes: 256,
+        processes: Some(256),
     };
 }
 

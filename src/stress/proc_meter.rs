@@ -7,33 +7,34 @@ use std::time::Duration;
 use super::proc_stat::{ProcStat, ticks_per_second};
 
 /// The CPU meter without a cgroup: polls `/proc` for the run's processes
-/// (those of the sandbox's PID namespace, or of the runner's child's
-/// process group) and sums their CPU time and their reaped children's.
-/// Every process that ended was reaped by one still counted (or by the
-/// init), so the sum covers them too, but for zombies not yet reaped. Its
+/// (those of the run's PID namespace, or of the runner's child's process
+/// group) and sums their CPU time and their reaped children's. Every
+/// process that ended was reaped by one still counted (or by the run's PID
+/// 1), so the sum covers them too, but for zombies not yet reaped. Its
 /// resolution is the clock tick (10 ms).
 pub(super) enum ProcMeter {
-    /// Sandboxed, before bubblewrap has made the namespace.
-    Pending,
     /// The processes of a PID namespace (the target of a `/proc/PID/ns/pid`
     /// link), and the greatest sum seen.
     Namespace(PathBuf, Duration),
     /// The processes of a process group, and the greatest sum seen.
     Group(libc::pid_t, Duration),
+    /// Nothing to measure: the run's PID 1 was gone before it could be.
+    Nothing,
 }
 
 impl ProcMeter {
-    /// The CPU time the run's processes have used so far (never less than
-    /// an earlier reading: after the kill there is nothing left to read);
-    /// `bwrap` is bubblewrap's process id, for a pending meter.
-    pub(super) fn poll(&mut self, bwrap: libc::pid_t) -> Duration {
-        if let ProcMeter::Pending = self
-            && let Some(namespace) = sandbox_namespace(bwrap)
-        {
-            *self = ProcMeter::Namespace(namespace, Duration::ZERO);
+    /// The meter of the PID namespace of process `pid` (a run's PID 1).
+    pub(super) fn of_namespace(pid: libc::pid_t) -> ProcMeter {
+        match std::fs::read_link(format!("/proc/{pid}/ns/pid")) {
+            Ok(namespace) => ProcMeter::Namespace(namespace, Duration::ZERO),
+            Err(_) => ProcMeter::Nothing,
         }
+    }
+
+    /// The CPU time the run's processes have used so far (never less than
+    /// an earlier reading: after the kill there is nothing left to read).
+    pub(super) fn poll(&mut self) -> Duration {
         match self {
-            ProcMeter::Pending => Duration::ZERO,
             ProcMeter::Namespace(namespace, seen) => {
                 let used = proc_cpu_time(|pid, _| {
                     std::fs::read_link(format!("/proc/{pid}/ns/pid"))
@@ -47,6 +48,7 @@ impl ProcMeter {
                 *seen = (*seen).max(proc_cpu_time(|_, process_group| process_group == group));
                 *seen
             }
+            ProcMeter::Nothing => Duration::ZERO,
         }
     }
 
@@ -54,18 +56,9 @@ impl ProcMeter {
     pub(super) fn last(&self) -> Duration {
         match self {
             ProcMeter::Namespace(_, seen) | ProcMeter::Group(_, seen) => *seen,
-            ProcMeter::Pending => Duration::ZERO,
+            ProcMeter::Nothing => Duration::ZERO,
         }
     }
-}
-
-/// The PID namespace of bubblewrap's child (the init), once it exists.
-fn sandbox_namespace(bwrap: libc::pid_t) -> Option<PathBuf> {
-    let children = std::fs::read_to_string(format!("/proc/{bwrap}/task/{bwrap}/children")).ok()?;
-    let init: u32 = children.split_whitespace().next()?.parse().ok()?;
-    let namespace = std::fs::read_link(format!("/proc/{init}/ns/pid")).ok()?;
-    let own = std::fs::read_link("/proc/self/ns/pid").ok()?;
-    (namespace != own).then_some(namespace)
 }
 
 /// The summed user, system, and reaped children's user and system times

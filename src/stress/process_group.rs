@@ -3,8 +3,10 @@
 //! every path.
 
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
+use std::time::Duration;
 
 /// The runner's child (bubblewrap, or the program), leading its own
 /// process group.
@@ -16,17 +18,43 @@ pub(super) struct ProcessGroup {
     pub(super) child: std::process::Child,
     /// The group's id: the child's process id.
     pub(super) id: libc::pid_t,
+    /// A descriptor of the child that becomes readable when it exits
+    /// (`pidfd_open`, Linux 5.3 and later), where there is one.
+    exit: Option<OwnedFd>,
     reaped: bool,
 }
 
 impl ProcessGroup {
     pub(super) fn new(child: std::process::Child) -> ProcessGroup {
         let id = child.id() as libc::pid_t;
+        // SAFETY: pidfd_open has no memory-safety preconditions.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, id, 0) };
+        // SAFETY: a descriptor pidfd_open just made, owned here alone.
+        let exit = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) });
         ProcessGroup {
             child,
             id,
+            exit,
             reaped: false,
         }
+    }
+
+    /// Waits at most `timeout` for the child to exit; returns at once when
+    /// it does. Without a pidfd, simply waits.
+    pub(super) fn wait_for_exit(&self, timeout: Duration) {
+        let Some(exit) = &self.exit else {
+            std::thread::sleep(timeout);
+            return;
+        };
+        let mut poll = libc::pollfd {
+            fd: exit.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let milliseconds = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: poll on one descriptor of ours; an interruption only
+        // shortens the wait, which the caller's loop tolerates.
+        unsafe { libc::poll(&mut poll, 1, milliseconds) };
     }
 
     /// Whether the child has exited, without reaping it (so that its

@@ -27,10 +27,10 @@ pub struct RunRecord {
     /// The verdict's message.
     pub message: String,
     /// CPU time, user plus system, of all the run's processes.
-    #[serde(rename = "cpu_seconds", serialize_with = "crate::seconds::serialize")]
+    #[serde(rename = "cpu_seconds", serialize_with = "crate::secs_f64::serialize")]
     pub cpu_time: Duration,
     /// Wall-clock time.
-    #[serde(rename = "wall_seconds", serialize_with = "crate::seconds::serialize")]
+    #[serde(rename = "wall_seconds", serialize_with = "crate::secs_f64::serialize")]
     pub wall_time: Duration,
     /// Peak memory, in bytes.
     pub peak_memory_bytes: u64,
@@ -67,13 +67,13 @@ pub struct LengthTiming {
     /// number of runs).
     #[serde(
         rename = "median_cpu_seconds",
-        serialize_with = "crate::seconds::serialize"
+        serialize_with = "crate::secs_f64::serialize"
     )]
     pub median_cpu_time: Duration,
     /// Their greatest CPU time.
     #[serde(
         rename = "max_cpu_seconds",
-        serialize_with = "crate::seconds::serialize"
+        serialize_with = "crate::secs_f64::serialize"
     )]
     pub max_cpu_time: Duration,
     /// Their greatest peak memory, in bytes.

@@ -11,48 +11,52 @@
 //!
 //! # One run
 //!
-//! 1. A cgroup for the run (when there is one to have; see
-//!    `cgroup.rs`) with the memory limit (swap included) and the process
-//!    limit, and a fresh work directory.
-//! 2. The runner's child joins the cgroup *before* it execs, so that
-//!    everything the program ever starts is in it; it also gets
-//!    `oom_score_adj = 1000` (should the machine ever run out, the run goes
-//!    first), `RLIMIT_CORE = 0`, `RLIMIT_CPU` a little above the time limit
-//!    as a per-process backstop, and all inherited descriptors but its
-//!    standard streams closed on exec. Without a cgroup, `RLIMIT_AS` is the
-//!    memory limit, per process.
-//! 3. It execs bubblewrap, whose PID 1 is our [`init`], which
-//!    starts the program; or, without a sandbox, the program itself, in a
-//!    process group of its own; either way with a judge's environment,
-//!    not the caller's (see [`command`](super::command)).
-//! 4. Every 10 ms at most (100 µs at first), the runner checks: the
-//!    program's end, its standard output against the output limit, the
-//!    group's CPU time against the time limit, the group's out-of-memory
-//!    kills, and the wall-clock time against the wall limit. Whatever comes
-//!    first ends the run.
-//! 5. At the end, on every path: `SIGKILL` to the process group (bubblewrap,
-//!    whose death kills the whole sandbox) and to whatever is left in the
-//!    cgroup; then the child is reaped, the CPU time, peak memory and
-//!    out-of-memory kills read, the cgroup and the work directory removed.
+//! 1. A cgroup for the run (when there is one to have; see `cgroup.rs`)
+//!    with the memory limit (swap included) and the process limit.
+//! 2. In a sandbox: a job slot (`slot.rs`), one of the runner's, started
+//!    the first time it is needed (bubblewrap, with an unprivileged uid of
+//!    its own when the judge is root); its zygote makes the run's PID 1 in
+//!    fresh namespaces ([`init`]), which the runner moves into the cgroup
+//!    before the program starts. The run's PID 1 sets `RLIMIT_CPU` a little
+//!    above the time limit as a per-process backstop, `RLIMIT_CORE = 0`,
+//!    `RLIMIT_NOFILE` at [`OPEN_FILES`], `RLIMIT_NPROC`
+//!    at the process limit, `RLIMIT_AS` at the memory limit where there is
+//!    no cgroup, and `oom_score_adj = 1000` (should the machine ever run
+//!    out, the run goes first). Without a sandbox: the runner's child, in a
+//!    fresh work directory and a process group of its own, joins the
+//!    cgroup before it execs the program, with the same limits but
+//!    `RLIMIT_NPROC`. Either way the program gets a judge's environment,
+//!    not the caller's (see [`command`](super::command)), and no descriptor
+//!    but its standard streams.
+//! 3. Every 10 ms, and at once when the run ends (a pidfd), the runner
+//!    checks: the run's end, its standard output against the output limit,
+//!    the group's CPU time against the time limit, the group's
+//!    out-of-memory kills, and the wall-clock time against the wall limit.
+//!    Whatever comes first ends the run.
+//! 4. At the end, on every path: `SIGKILL` to what is left in the cgroup,
+//!    and to the run's PID 1 (whose death ends its namespace) or the
+//!    child's process group; then the report or the child's status, the
+//!    CPU time, peak memory and out-of-memory kills are read, the cgroup
+//!    and the work directory removed.
 //!
 //! # Measures
 //!
 //! With a cgroup, CPU time is the group's (every process of the run, those
-//! it orphaned too; the sandbox's own start-up, about 7 ms, included), and
-//! peak memory the group's greatest charge (resident memory, page cache and
-//! tmpfs files of all its processes, about 1 MiB of it the sandbox's own).
-//! Without one, CPU time is the greatest of what `/proc` showed for the
-//! run's processes while it ran and what was reaped (`wait4`, or the init's
-//! `RUSAGE_CHILDREN`), to the clock tick; and peak memory the largest
-//! resident size of a single process of the run.
+//! it orphaned too, and the run's PID 1), and peak memory the group's
+//! greatest charge (resident memory, page cache and tmpfs files of all its
+//! processes). Without one, CPU time is the greatest of what `/proc` showed
+//! for the run's processes while it ran and what was reaped (`wait4`, or
+//! the run's PID 1's `RUSAGE_CHILDREN`), to the clock tick; and peak memory
+//! the largest resident size of a single process of the run.
 
 use std::ffi::CString;
-use std::io;
-use std::os::fd::AsRawFd;
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::thread;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -62,11 +66,14 @@ use super::child_setup::{ChildSetup, pipe};
 use super::command::{Program, passed_environment};
 use super::init::{self, Ended, Report};
 use super::interrupt;
-use super::limits::Limits;
+use super::limits::{Limits, OPEN_FILES};
 use super::pipes::Pipes;
 use super::proc_meter::ProcMeter;
 use super::process_group::ProcessGroup;
-use super::sandbox::{Sandbox, SandboxError, SandboxMode};
+use super::sandbox::{self, Sandbox, SandboxError, SandboxMode};
+use super::sandbox_user::{self, SandboxUser};
+use super::slot::message::RunRequest;
+use super::slot::{self, RunEnds, Slot, SlotRun};
 use super::work_dir::{self, WorkDir};
 
 /// The longest pause between two checks of a running program: the most the
@@ -83,6 +90,9 @@ pub struct RunnerOptions {
     /// Files and folders the program must not see (the test data and its
     /// answers); only with a sandbox.
     pub hidden: Vec<PathBuf>,
+    /// Files and folders shown read-only in the sandbox besides the system
+    /// folders and the program (a runtime installed elsewhere).
+    pub binds: Vec<PathBuf>,
     /// Whether to measure and limit through cgroups where they are
     /// writable; `false` uses `rusage`, `/proc` and `RLIMIT_AS` as on
     /// machines without them.
@@ -104,6 +114,7 @@ impl Default for RunnerOptions {
             limits: Limits::DEFAULT,
             sandbox: SandboxMode::Auto,
             hidden: Vec::new(),
+            binds: Vec::new(),
             cgroups: true,
             init: None,
             concurrent_runs: 1,
@@ -112,8 +123,9 @@ impl Default for RunnerOptions {
 }
 
 /// How CPU time and memory are measured and limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
+///
+/// It serializes as `"cgroup v1"`, `"cgroup v2"` or `"rusage"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measurement {
     /// By a cgroup per run: CPU time and memory of all the run's processes
     /// together; the memory limit is enforced and reported as such.
@@ -121,8 +133,16 @@ pub enum Measurement {
     /// By `wait4`/`getrusage` and `/proc`, with the memory limit as
     /// `RLIMIT_AS` per process: a program over it sees its allocations
     /// fail, which cannot be told from other runtime errors.
-    #[serde(rename = "rusage")]
     Rusage,
+}
+
+impl Serialize for Measurement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Measurement::Cgroup(version) => version.serialize(serializer),
+            Measurement::Rusage => serializer.serialize_str("rusage"),
+        }
+    }
 }
 
 /// How runs are isolated and measured here, and why not better.
@@ -133,10 +153,36 @@ pub struct Isolation {
     /// With [`SandboxMode::Auto`], why there is no sandbox.
     #[serde(serialize_with = "display_option")]
     pub sandbox_missing: Option<SandboxError>,
+    /// Whose uid the program runs as.
+    pub user: RunUser,
     /// How CPU time and memory are measured.
     pub measurement: Measurement,
     /// When cgroups were wanted, why there are none.
     pub cgroup_missing: Option<String>,
+    /// What caps the number of processes, if anything does.
+    pub process_cap: Option<ProcessCap>,
+}
+
+/// Whose uid a program runs as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunUser {
+    /// The caller's (a judge that is not root, or no sandbox).
+    Caller,
+    /// An unprivileged uid for each run in progress, from
+    /// [`FIRST_UID`](super::FIRST_UID) on (a root judge's sandbox).
+    OwnUid,
+}
+
+/// What caps the number of a run's processes and threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessCap {
+    /// The run's cgroup (`pids.max`), which also counts the refusals.
+    Cgroup,
+    /// `RLIMIT_NPROC` inside the sandbox's user namespace, which counts
+    /// the run's processes alone.
+    Rlimit,
 }
 
 fn display_option<S: serde::Serializer>(
@@ -212,8 +258,11 @@ pub struct Run {
     pub stdout: Vec<u8>,
     /// The first [`STDERR_KEPT`](super::STDERR_KEPT) bytes of standard error.
     pub stderr: Vec<u8>,
+    /// How many bytes of standard error the program wrote, of which
+    /// [`stderr`](Self::stderr) holds the first ones.
+    pub stderr_bytes: u64,
     /// How many times starting a process or thread failed at the process
-    /// limit.
+    /// limit (counted by a cgroup only).
     pub refused_forks: u64,
     /// How the CPU time and memory were measured.
     pub measurement: Measurement,
@@ -225,6 +274,11 @@ pub struct Runner {
     program: Program,
     limits: Limits,
     sandbox: Option<Sandbox>,
+    /// The sandbox's slots no run uses now (`slot.rs`): one is taken for
+    /// each run, or started when there is none.
+    slots: Mutex<Vec<Slot>>,
+    /// Whether slots have uids of their own (a root judge).
+    own_uids: bool,
     cgroup: Option<Parent>,
     isolation: Isolation,
 }
@@ -241,29 +295,7 @@ impl Runner {
     pub fn new(program: Program, options: &RunnerOptions) -> Result<Runner, RunnerError> {
         check_memory(options)?;
         work_dir::sweep_stale();
-        let (sandbox, sandbox_missing) = match options.sandbox {
-            SandboxMode::Off => (None, None),
-            mode => {
-                let init = match &options.init {
-                    Some(init) => init.clone(),
-                    None => std::env::current_exe().map_err(|error| {
-                        SandboxError::Unusable(format!("cannot find this executable: {error}"))
-                    })?,
-                };
-                match Sandbox::new(&init, &options.hidden) {
-                    Ok(sandbox) => {
-                        sandbox.check_visible(program.executable())?;
-                        (Some(sandbox), None)
-                    }
-                    Err(error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)))
-                        if mode == SandboxMode::Auto && options.hidden.is_empty() =>
-                    {
-                        (None, Some(error))
-                    }
-                    Err(error) => return Err(error.into()),
-                }
-            }
-        };
+        sandbox::sweep_stale();
         let (cgroup, cgroup_missing) = if options.cgroups {
             match cgroup::parent() {
                 Ok(parent) => {
@@ -275,19 +307,73 @@ impl Runner {
         } else {
             (None, None)
         };
+        let own_uids = options.sandbox != SandboxMode::Off && sandbox_user::judge_is_root();
+        let (mut sandbox, mut slots, mut sandbox_missing) = (None, Vec::new(), None);
+        if options.sandbox != SandboxMode::Off {
+            let init = match &options.init {
+                Some(init) => init.clone(),
+                None => std::env::current_exe().map_err(|error| {
+                    SandboxError::Unusable(format!("cannot find this executable: {error}"))
+                })?,
+            };
+            let made = Sandbox::new(
+                &init,
+                &program,
+                &options.binds,
+                &options.hidden,
+                own_uids,
+                cgroup.is_some(),
+            )
+            .and_then(|made| {
+                // The first slot shows whether runs can be made here.
+                let slot = first_slot(&made, own_uids)?;
+                Ok((made, slot))
+            });
+            match made {
+                Ok((made, slot)) => {
+                    sandbox = Some(made);
+                    slots.push(slot);
+                }
+                Err(error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)))
+                    if options.sandbox == SandboxMode::Auto && options.hidden.is_empty() =>
+                {
+                    sandbox_missing = Some(error);
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
         let measurement = cgroup.as_ref().map_or(Measurement::Rusage, |parent| {
             Measurement::Cgroup(parent.version())
         });
+        let process_cap = if cgroup.as_ref().is_some_and(Parent::caps_processes) {
+            Some(ProcessCap::Cgroup)
+        } else if sandbox.is_some() {
+            Some(ProcessCap::Rlimit)
+        } else {
+            None
+        };
+        let mut limits = options.limits;
+        if process_cap.is_none() {
+            limits.processes = None;
+        }
         Ok(Runner {
             program,
-            limits: options.limits,
+            limits,
             isolation: Isolation {
                 sandboxed: sandbox.is_some(),
                 sandbox_missing,
+                user: if sandbox.is_some() && own_uids {
+                    RunUser::OwnUid
+                } else {
+                    RunUser::Caller
+                },
                 measurement,
                 cgroup_missing,
+                process_cap,
             },
+            own_uids: own_uids && sandbox.is_some(),
             sandbox,
+            slots: Mutex::new(slots),
             cgroup,
         })
     }
@@ -325,96 +411,24 @@ impl Runner {
             Some(parent) => Some(RunCgroup::create(
                 parent,
                 limits.memory_bytes,
-                limits.processes,
+                limits.processes.unwrap_or(u64::MAX),
             )?),
             None => None,
         };
-        let work = WorkDir::create()?;
-        // The init's report channel (sandbox only): both ends close-on-exec;
-        // the child clears the flag on the write end only, so that bwrap and
-        // the init (and only they) inherit it.
-        let status_pipe = match self.sandbox {
-            Some(_) => Some(pipe()?),
-            None => None,
-        };
-        let filter = match &self.sandbox {
-            Some(sandbox) => sandbox.filter_descriptor()?,
-            None => None,
-        };
-        let filter_fd = filter.as_ref().map(AsRawFd::as_raw_fd);
-        let mut command = match &self.sandbox {
-            Some(sandbox) => {
-                let fd = status_pipe
-                    .as_ref()
-                    .map_or(-1, |(_, write)| write.as_raw_fd());
-                let mut command = Command::new(sandbox.bwrap());
-                command.args(sandbox.args(
-                    work.path(),
-                    limits.memory_bytes,
-                    filter_fd,
-                    fd,
-                    &self.program,
-                ));
-                command
-            }
-            None => {
-                let argv = self.program.argv();
-                let mut command = Command::new(&argv[0]);
-                command.args(&argv[1..]).current_dir(work.path());
-                command
-            }
-        };
-        // A judge's environment (see the `command` module); the sandbox
-        // sets TMPDIR itself.
-        command.env_clear().envs(passed_environment());
-        if self.sandbox.is_none() {
-            command.env("TMPDIR", work.path());
-        }
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let hook = ChildSetup {
-            join: cgroup
-                .as_ref()
-                .map(RunCgroup::join_files)
-                .unwrap_or_default(),
-            oom_score_adj: CString::new("/proc/self/oom_score_adj").expect("no NUL byte"),
-            cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
-            address_space: cgroup.is_none().then_some(limits.memory_bytes),
-            file_size: self.sandbox.is_none().then_some(limits.memory_bytes),
-            keep_open: status_pipe
-                .as_ref()
-                .map(|(_, write)| write.as_raw_fd())
-                .into_iter()
-                .chain(filter_fd)
-                .collect(),
-            runner: std::process::id() as libc::pid_t,
-        };
-        // SAFETY: the hook only makes async-signal-safe system calls on
-        // data prepared before the fork (see ChildSetup::apply).
-        unsafe {
-            command.pre_exec(move || hook.apply());
-        }
-
         let oom_kills_before = machine_oom_kills();
         let started = Instant::now();
-        let child = command.spawn()?;
-        let mut group = ProcessGroup::new(child);
-        // Our copy of the write end must go, or the report never ends.
-        let status_read = status_pipe.map(|(read, _)| read);
-        let pipes = Pipes::start(&mut group.child, input, limits.output_bytes);
-
-        let mut meter = match &self.sandbox {
-            Some(_) => ProcMeter::Pending,
-            None => ProcMeter::Group(group.id, Duration::ZERO),
+        let (launched, pipes) = match &self.sandbox {
+            Some(sandbox) => self.launch_in_slot(sandbox, cgroup.as_ref(), input)?,
+            None => self.launch_directly(cgroup.as_ref(), input)?,
+        };
+        let mut meter = match &launched {
+            Launched::Directly { group, .. } => ProcMeter::Group(group.id, Duration::ZERO),
+            Launched::InSlot { run, .. } => ProcMeter::of_namespace(run.host_pid),
         };
         let mut stopped = None;
-        let mut pause = Duration::from_micros(100);
         let mut interrupted = None;
         loop {
-            if group.has_exited()? {
+            if launched.has_ended()? {
                 break;
             }
             interrupted = interrupt::received();
@@ -423,7 +437,7 @@ impl Runner {
             }
             let cpu = match &cgroup {
                 Some(cgroup) => cgroup.cpu_time().unwrap_or_default(),
-                None => meter.poll(group.id),
+                None => meter.poll(),
             };
             if pipes.flooded() {
                 stopped = Some(Termination::OutputLimit);
@@ -440,50 +454,45 @@ impl Runner {
             if stopped.is_some() {
                 break;
             }
-            thread::sleep(pause);
-            pause = (pause * 2).min(POLL);
+            // Woken at once by the run's end; else the next check.
+            launched.wait(POLL);
         }
         let wall_time = started.elapsed();
         if let Some(cgroup) = &cgroup {
             cgroup.kill_all();
         }
-        let (status, usage) = group.end()?;
+        let ended = launched.end()?;
         if let Some(signal) = interrupted {
             // The cgroup and the work directory go as the guards drop.
             return Err(interrupt::stopped_error(signal));
         }
-        let (stdout, stderr, flooded) = pipes.finish();
-        let report = status_read.map(init::read_report);
+        let output = pipes.finish();
+        let (stdout, stderr, flooded) = (output.stdout, output.stderr, output.flooded);
 
-        // Without a cgroup: what was reaped. Sandboxed, that is what the
-        // init reaped (what the runner reaps, bubblewrap and the init, is
-        // not the program).
+        // Without a cgroup: what was reaped (by the runner, or by the run's
+        // PID 1 in a sandbox), or what /proc showed, whichever is more.
         let mut cpu_time = meter.last();
         let mut peak_memory_bytes = 0;
-        let ended = match (&self.sandbox, report) {
-            (None, _) => {
+        let ended = match ended {
+            Ending::Reaped { status, usage } => {
                 cpu_time = cpu_time.max(init::cpu_of(&usage));
                 peak_memory_bytes = usage.ru_maxrss.max(0) as u64 * 1024;
                 ended_from(status)
             }
-            (
-                Some(_),
-                Some(Some(Report::Ran {
-                    ended,
-                    cpu,
-                    max_rss_bytes,
-                })),
-            ) => {
+            Ending::Reported(Some(Report::Ran {
+                ended,
+                cpu,
+                max_rss_bytes,
+            })) => {
                 cpu_time = cpu_time.max(cpu);
                 peak_memory_bytes = max_rss_bytes;
                 Some(ended)
             }
-            (Some(_), Some(Some(Report::NotStarted(message)))) => {
+            Ending::Reported(Some(Report::NotStarted(message))) => {
                 return Err(io::Error::other(message));
             }
-            // No report: the init never ran (bubblewrap failed), or it was
-            // killed along with the sandbox, by us or by the kernel.
-            (Some(_), _) => None,
+            // No report: the run's PID 1 was killed, by us or by the kernel.
+            Ending::Reported(None) => None,
         };
         let (mut oom_kills, mut refused_forks) = (0, 0);
         if let Some(cgroup) = &cgroup {
@@ -493,7 +502,6 @@ impl Runner {
             refused_forks = cgroup.refused_forks();
         }
         drop(cgroup);
-        drop(work);
 
         let termination = match stopped {
             // Killed on the wall clock, its CPU time spent anyway: the CPU
@@ -517,12 +525,12 @@ impl Runner {
                             .zip(oom_kills_before)
                             .is_none_or(|(after, before)| after > before),
                 },
-                None => {
-                    return Err(io::Error::other(format!(
-                        "the sandbox failed: {}",
-                        String::from_utf8_lossy(&stderr).trim()
-                    )));
-                }
+                // The run's PID 1 was killed though nothing stopped the run:
+                // the machine ran out of memory, or the sandbox failed.
+                None => Termination::Signalled {
+                    signal: libc::SIGKILL,
+                    possibly_out_of_memory: true,
+                },
             },
         };
         Ok(Run {
@@ -532,9 +540,289 @@ impl Runner {
             peak_memory_bytes,
             stdout,
             stderr,
+            stderr_bytes: output.stderr_bytes,
             refused_forks,
             measurement: self.isolation.measurement,
         })
+    }
+
+    /// Starts the program as the runner's child, in a fresh work directory,
+    /// in `cgroup`.
+    fn launch_directly(
+        &self,
+        cgroup: Option<&RunCgroup>,
+        input: &[u8],
+    ) -> io::Result<(Launched<'_>, Pipes)> {
+        let limits = &self.limits;
+        let work = WorkDir::create()?;
+        let argv = self.program.argv();
+        let mut command = Command::new(&argv[0]);
+        command.args(&argv[1..]).current_dir(work.path());
+        // A judge's environment (see the `command` module), with the work
+        // directory as the temporary folder.
+        command
+            .env_clear()
+            .envs(passed_environment())
+            .env("TMPDIR", work.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let hook = ChildSetup {
+            join: cgroup.map(RunCgroup::join_files).unwrap_or_default(),
+            oom_score_adj: CString::new("/proc/self/oom_score_adj").expect("no NUL byte"),
+            cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
+            address_space: cgroup.is_none().then_some(limits.memory_bytes),
+            file_size: Some(limits.memory_bytes),
+            keep_open: Vec::new(),
+            runner: std::process::id() as libc::pid_t,
+        };
+        // SAFETY: the hook only makes async-signal-safe system calls on
+        // data prepared before the fork (see ChildSetup::apply).
+        unsafe {
+            command.pre_exec(move || hook.apply());
+        }
+        let child = command.spawn()?;
+        let mut group = ProcessGroup::new(child);
+        let pipes = Pipes::start(&mut group.child, input, limits.output_bytes);
+        Ok((Launched::Directly { group, _work: work }, pipes))
+    }
+
+    /// Has a slot of the sandbox make the run (see `slot.rs`), in `cgroup`.
+    fn launch_in_slot(
+        &self,
+        sandbox: &Sandbox,
+        cgroup: Option<&RunCgroup>,
+        input: &[u8],
+    ) -> io::Result<(Launched<'_>, Pipes)> {
+        let limits = &self.limits;
+        let request = RunRequest {
+            processes: limits.processes.unwrap_or(0),
+            work_bytes: limits.memory_bytes,
+            cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
+            address_space: if cgroup.is_none() {
+                limits.memory_bytes
+            } else {
+                0
+            },
+            open_files: OPEN_FILES,
+            trial: 0,
+        };
+        let mut lent = self.lend_slot(sandbox)?;
+        let made = match make_run(lent.slot(), &request, cgroup) {
+            Ok(made) => made,
+            Err(error) => {
+                // A slot whose zygote is gone is replaced, once.
+                let Some(user_of_dead) = lent.discard() else {
+                    return Err(error);
+                };
+                let slot = Slot::start(sandbox, user_of_dead).map_err(io::Error::other)?;
+                lent = LentSlot {
+                    pool: &self.slots,
+                    slot: Some(slot),
+                };
+                make_run(lent.slot(), &request, cgroup)?
+            }
+        };
+        let pipes = Pipes::start_with(
+            made.stdin,
+            made.stdout,
+            made.stderr,
+            input,
+            limits.output_bytes,
+        );
+        Ok((
+            Launched::InSlot {
+                run: made.run,
+                status: made.status,
+                _slot: lent,
+            },
+            pipes,
+        ))
+    }
+
+    /// A slot for one run: a free one, or a new one (with a newly claimed
+    /// uid, for a root judge).
+    fn lend_slot(&self, sandbox: &Sandbox) -> io::Result<LentSlot<'_>> {
+        let free = self
+            .slots
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .pop();
+        let slot = match free {
+            Some(slot) => slot,
+            None => {
+                let user = if self.own_uids {
+                    Some(sandbox_user::claim()?)
+                } else {
+                    None
+                };
+                Slot::start(sandbox, user).map_err(io::Error::other)?
+            }
+        };
+        Ok(LentSlot {
+            pool: &self.slots,
+            slot: Some(slot),
+        })
+    }
+}
+
+/// The first slot of a sandbox, and a trial run in it: whether runs can be
+/// made here.
+fn first_slot(sandbox: &Sandbox, own_uids: bool) -> Result<Slot, SandboxError> {
+    let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
+    let user = if own_uids {
+        Some(sandbox_user::claim().map_err(unusable)?)
+    } else {
+        None
+    };
+    let slot = Slot::start(sandbox, user)?;
+    let trial = RunRequest {
+        processes: 16,
+        work_bytes: 1 << 20,
+        cpu_seconds: 10,
+        address_space: 0,
+        open_files: OPEN_FILES,
+        trial: 1,
+    };
+    let made = make_run(&slot, &trial, None).map_err(unusable)?;
+    drop((made.stdin, made.stdout, made.stderr));
+    made.run.wait(Duration::from_secs(30));
+    match init::read_report(made.status) {
+        Some(Report::Ran { .. }) => Ok(slot),
+        Some(Report::NotStarted(message)) => Err(SandboxError::Unusable(message)),
+        None => Err(SandboxError::Unusable(
+            "the sandbox's trial run ended without a word".into(),
+        )),
+    }
+}
+
+/// A run made in a slot, with the runner's ends of its descriptors.
+struct MadeRun {
+    run: SlotRun,
+    stdin: File,
+    stdout: File,
+    stderr: File,
+    status: OwnedFd,
+}
+
+/// Asks `slot` for a run with `request`, moves it into `cgroup`, and lets
+/// it start.
+fn make_run(slot: &Slot, request: &RunRequest, cgroup: Option<&RunCgroup>) -> io::Result<MadeRun> {
+    let (stdin_end, stdin) = slot::input_pipe()?;
+    let (stdout, stdout_end) = slot::output_pipe()?;
+    let (stderr, stderr_end) = slot::output_pipe()?;
+    let (status, status_end) = pipe()?;
+    let (start_end, start) = slot::input_pipe()?;
+    let ends = RunEnds {
+        stdin: stdin_end,
+        stdout: stdout_end,
+        stderr: stderr_end,
+        status: status_end,
+        start: start_end,
+    };
+    let run = slot.run(request, ends)?;
+    if let Some(cgroup) = cgroup
+        && let Err(error) = cgroup.add(run.host_pid)
+    {
+        run.kill();
+        return Err(error);
+    }
+    // Nothing is written if the run is gone already; its report says why.
+    let _ = (&start).write_all(&[1]);
+    drop(start);
+    Ok(MadeRun {
+        run,
+        stdin,
+        stdout,
+        stderr,
+        status,
+    })
+}
+
+/// A slot lent to one run; back to the runner's pool when dropped.
+struct LentSlot<'a> {
+    pool: &'a Mutex<Vec<Slot>>,
+    slot: Option<Slot>,
+}
+
+impl LentSlot<'_> {
+    fn slot(&self) -> &Slot {
+        self.slot.as_ref().expect("lent until dropped")
+    }
+
+    /// Drops a broken slot instead of lending it again: its uid, if any,
+    /// for a slot to replace it (`None` when there is nothing to replace).
+    fn discard(&mut self) -> Option<Option<SandboxUser>> {
+        self.slot.take().map(Slot::into_user)
+    }
+}
+
+impl Drop for LentSlot<'_> {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .push(slot);
+        }
+    }
+}
+
+/// A run under way: the program as the runner's child, or a run in a slot.
+enum Launched<'a> {
+    Directly {
+        group: ProcessGroup,
+        _work: WorkDir,
+    },
+    InSlot {
+        run: SlotRun,
+        /// The read end of the run's report pipe.
+        status: OwnedFd,
+        _slot: LentSlot<'a>,
+    },
+}
+
+/// How a run ended, as the runner learned it.
+enum Ending {
+    /// The runner reaped the program itself.
+    Reaped {
+        status: ExitStatus,
+        usage: libc::rusage,
+    },
+    /// The run's PID 1 reported (or, `None`, said nothing: it was killed).
+    Reported(Option<Report>),
+}
+
+impl Launched<'_> {
+    fn has_ended(&self) -> io::Result<bool> {
+        match self {
+            Launched::Directly { group, .. } => group.has_exited(),
+            Launched::InSlot { run, .. } => Ok(run.has_ended()),
+        }
+    }
+
+    fn wait(&self, timeout: Duration) {
+        match self {
+            Launched::Directly { group, .. } => group.wait_for_exit(timeout),
+            Launched::InSlot { run, .. } => {
+                run.wait(timeout);
+            }
+        }
+    }
+
+    /// Kills what is left of the run and learns how it ended.
+    fn end(self) -> io::Result<Ending> {
+        match self {
+            Launched::Directly { group, _work } => {
+                let (status, usage) = group.end()?;
+                Ok(Ending::Reaped { status, usage })
+            }
+            Launched::InSlot { run, status, _slot } => {
+                run.kill();
+                Ok(Ending::Reported(init::read_report(status)))
+            }
+        }
     }
 }
 
@@ -668,6 +956,19 @@ mod tests {
         assert_eq!(run.termination, Termination::WallTimeLimit);
         assert!(run.wall_time < Duration::from_secs(5));
         assert!(run.cpu_time < Duration::from_millis(200));
+    }
+
+    #[test]
+    fn every_measurement_serializes_as_a_name() {
+        let names: Vec<String> = [
+            Measurement::Cgroup(CgroupVersion::V1),
+            Measurement::Cgroup(CgroupVersion::V2),
+            Measurement::Rusage,
+        ]
+        .iter()
+        .map(|measurement| serde_json::to_string(measurement).unwrap())
+        .collect();
+        assert_eq!(names, [r#""cgroup v1""#, r#""cgroup v2""#, r#""rusage""#]);
     }
 
     #[test]

@@ -1,64 +1,96 @@
-//! Isolation of a run with bubblewrap (`bwrap`): the program sees the
-//! machine's files read-only, writes only to a fresh work directory, has no
-//! network and its own process ids, and cannot see the hidden folders.
+//! Isolation of runs with bubblewrap (`bwrap`): a minimal filesystem, an
+//! unprivileged uid, no sockets, its own processes, and nothing a run can
+//! leave for the next.
 //!
-//! # The command line
+//! # The promises
+//!
+//! Each holds for every sandboxed run, whether the judge is root or not,
+//! and each is attacked by a test of `tests/sandbox_attacks.rs`.
+//!
+//! | promise | how |
+//! | --- | --- |
+//! | never root on the host | root judge: an unprivileged uid per job slot, in a user namespace mapping it alone (`sandbox_user.rs`); otherwise the caller's uid; no capability either way |
+//! | only what programs need is visible | a filesystem built from nothing ([`filesystem`]): system folders and the program read-only, a fresh `/proc`, a minimal `/dev`, the work folder as `/tmp` |
+//! | nothing outside the work folder is writable | every mount read-only but the run's own tmpfs at `/tmp` and `/dev/shm` |
+//! | no kernel setting is writable | no `/sys`; `/proc/sys` and the kernel's triggers read-only, and a uid that owns none of them |
+//! | no socket reaches outside the run | the seccomp filter (`seccomp.rs`): no `socket` at all, only stream pairs; a network namespace of its own |
+//! | no other process can be touched | its own PID namespace; no `ptrace`, `process_vm_*`, keyrings, `bpf`, user namespaces (the filter) |
+//! | nothing outlives the run, nothing reaches the next | the run's PID 1 ([`init`](super::init)) kills its namespace when the program ends; each run has fresh PID, mount and IPC namespaces, work folder and `/dev/shm`; a slot dies with the runner |
+//! | memory the kernel holds for it counts | tmpfs files and pipe and socket-pair buffers are charged to the run's memory cgroup |
+//!
+//! # Slots
+//!
+//! Starting a sandbox costs more than most runs: bubblewrap's namespaces,
+//! its mounts, an init. So the sandbox is made once per job slot
+//! (`slot.rs`), and each run of the slot is made inside it by the slot's
+//! zygote (`zygote.rs`) in namespaces of its own. This module builds the
+//! slot's command line:
 //!
 //! ```text
-//! bwrap --unshare-user --disable-userns          no user namespaces inside
+//! bwrap --userns FD --uid U --gid U                a root judge: the slot's uid (else --unshare-user --disable-userns)
 //!       --unshare-pid --unshare-net --unshare-ipc --unshare-uts --unshare-cgroup-try
-//!       --cap-drop ALL                           essential when run as root
-//!       --die-with-parent --new-session --as-pid-1
-//!       --ro-bind / /  --dev /dev  --tmpfs /dev/shm  --remount-ro /dev
-//!       --proc /proc  --tmpfs /run  --remount-ro /run
-//!       --tmpfs HIDDEN --remount-ro HIDDEN       each hidden folder
-//!       --ro-bind /dev/null HIDDEN               each hidden file
-//!       --seccomp FD                             no Unix-domain sockets
-//!       --size BYTES --tmpfs WORK --chdir WORK --setenv TMPDIR WORK
-//!       -- INIT … PROGRAM ARGS…
+//!       --cap-add ALL --die-with-parent --new-session --as-pid-1
+//!       --ro-bind /usr /usr --symlink usr/bin /bin …  the system folders
+//!       --ro-bind /etc/ld.so.cache /etc/ld.so.cache … a few files of /etc
+//!       --dev /dev --perms 1777 --tmpfs /dev/shm --remount-ro /dev --proc /proc
+//!       --tmpfs /tmp --ro-bind PROGRAM PROGRAM …    the program and the files it names
+//!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown
+//!       --remount-ro /  --chdir /tmp
+//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD --tmp PATH … -- PROGRAM ARGS…
 //! ```
 //!
-//! Why each part (each was seen to matter on the development machine):
+//! Why each part:
 //!
-//! - `--cap-drop ALL`: root inside the sandbox keeps every capability
-//!   otherwise, and can unmount the tmpfs over a hidden folder, or remount
-//!   `/` read-write.
-//! - `--die-with-parent`: the sandbox's PID 1 dies with bwrap, and the
-//!   kernel then kills every process of its PID namespace; without it,
-//!   processes that left bwrap's process group survive the runner's
-//!   `killpg`.
-//! - `--as-pid-1` and our own [init](super::init) as PID 1: bwrap reports a
-//!   program killed by signal N as exit status 128 + N, and its own PID 1 is
-//!   never waited for by the runner, which then sees none of the program's
-//!   CPU time or memory. Ours reports the real status and usage.
+//! - `--userns FD --uid U`: bubblewrap run by root with `--unshare-user`
+//!   maps the sandbox's uid to the host's root, whatever `--uid` says, and
+//!   a root-owned `/proc/sys` then stays writable. The runner makes the
+//!   namespace itself, mapping `U` to `U` (`sandbox_user.rs`).
+//! - `--cap-add ALL`: the zygote keeps its capabilities in the slot's user
+//!   namespace, where they reach nothing of the host, to make each run's
+//!   namespaces and mounts; the run's PID 1 drops them all, bounding set
+//!   included, before the program starts, and the program's uid is not 0.
+//! - `--die-with-parent`: the slot dies with bwrap, and bwrap with the
+//!   runner; the kernel then kills every process of its PID namespaces.
+//! - `--as-pid-1` and our own zygote as PID 1: bwrap's own PID 1 would fold
+//!   a death by signal N into exit status 128 + N; each run's PID 1 reports
+//!   the real status and usage. The zygote is started through a descriptor
+//!   (`/proc/self/fd/INIT`), so that its executable, the judge's own
+//!   solver, is not in the sandbox for the program to run.
 //! - `--new-session`: no controlling terminal to push keystrokes into.
-//! - `--tmpfs /run`: host Unix sockets (docker, dbus) live there, and a
-//!   read-only bind does not stop `connect` on a socket file.
-//! - `--seccomp`: the same holds for socket files elsewhere, in `/tmp` or
-//!   `$HOME` (tmux's, an ssh agent's), which must stay visible: the filter
-//!   (`seccomp.rs`) refuses to make Unix-domain sockets.
-//! - `--unshare-user --disable-userns`: the program cannot make user
-//!   namespaces (a way back to capabilities); needs bubblewrap 0.8 or later,
-//!   and is left out on older ones (the mounts still hold: they are locked).
-//! - `--size`: the work directory holds at most the memory limit (its files
-//!   count as the run's memory too); left out before bubblewrap 0.7.
+//! - `--disable-userns` (non-root judge, bubblewrap 0.8 and later) and the
+//!   seccomp filter: no user namespace inside, a way back to capabilities.
 //!
-//! Root-owned files stay readable (the program runs as uid 0 without
-//! capabilities, still the owner): hide what must not be read.
+//! # What it does not promise
+//!
+//! Timing side channels (a program can measure the machine's load), and
+//! kernel bugs reachable through the system calls the filter allows.
 
 use std::ffi::OsString;
 use std::fmt;
+use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::child_setup::pipe;
-use super::command::{Program, SHELL};
-use super::init::INIT_ARGUMENT;
+use super::command::Program;
+use super::sandbox_user::{FIRST_UID, SandboxUser};
 use super::seccomp;
-use super::work_dir::WorkDir;
+use super::zygote::ZYGOTE_ARGUMENT;
+
+pub mod filesystem;
+mod staging;
+
+use filesystem::Mount;
+use staging::Staging;
+pub(crate) use staging::sweep_stale;
+
+/// The writable places of `/proc` made read-only in each run, as
+/// bubblewrap itself tries to: the settings and the kernel's triggers.
+pub(crate) const PROC_READ_ONLY: &[&str] =
+    &["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
 
 /// Whether runs are isolated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -85,31 +117,6 @@ impl fmt::Display for SandboxMode {
     }
 }
 
-/// Something the program must not see.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Hidden {
-    /// A folder, covered by an empty read-only tmpfs.
-    Folder(PathBuf),
-    /// A file, covered by `/dev/null`.
-    File(PathBuf),
-}
-
-/// A working bubblewrap, and what each run's sandbox hides.
-#[derive(Clone, Debug)]
-pub(crate) struct Sandbox {
-    bwrap: PathBuf,
-    /// The executable that runs as PID 1 inside ([`super::init`]).
-    init: PathBuf,
-    hidden: Vec<Hidden>,
-    /// Whether this bubblewrap knows `--size` (0.7 and later).
-    sizes: bool,
-    /// Whether it knows `--disable-userns` (0.8 and later).
-    disables_user_namespaces: bool,
-    /// The seccomp filter (`seccomp.rs`), where there is one for this
-    /// architecture.
-    filter: Option<Vec<u8>>,
-}
-
 /// Why a sandbox cannot be had.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SandboxError {
@@ -122,110 +129,109 @@ pub enum SandboxError {
     /// A hidden path does not exist (bubblewrap cannot cover it).
     #[error("cannot hide {0}: no such file or folder")]
     HiddenMissing(PathBuf),
-    /// The program, or the runner itself, lies in a hidden folder, so it
+    /// A path to show in the sandbox does not exist.
+    #[error("cannot show {0} in the sandbox: no such file or folder")]
+    BindMissing(PathBuf),
+    /// The program, or a file it needs, lies in a hidden folder, so it
     /// could not start in the sandbox.
     #[error("{executable} is inside the hidden folder {folder}")]
     ExecutableHidden {
-        /// The executable.
+        /// The executable, or the file it needs.
         executable: PathBuf,
         /// The folder hiding it.
         folder: PathBuf,
     },
+    /// A path to show is a folder the runs' unprivileged uids cannot reach,
+    /// or a file only its owner may read.
+    #[error(
+        "cannot show {0} in the sandbox: runs have unprivileged uids ({FIRST_UID} and up), and only its owner may read it (or, a folder, enter one on the way); make it readable by others (chmod o+r, o+rx for a folder and those above it) if the program may read it"
+    )]
+    Unreachable(PathBuf),
+    /// A file the runs' uids cannot reach could not be copied where they
+    /// can.
+    #[error("cannot copy a file for the sandbox: {0}")]
+    Staging(String),
+}
+
+/// A working bubblewrap, and what each slot's sandbox shows.
+#[derive(Debug)]
+pub(crate) struct Sandbox {
+    bwrap: PathBuf,
+    /// The executable that serves as each slot's zygote (`zygote.rs`),
+    /// open: bubblewrap starts it through `/proc/self/fd`.
+    init: File,
+    /// What the program sees, after the system part.
+    mounts: Vec<Mount>,
+    /// The program's argument vector.
+    program: Vec<OsString>,
+    /// Whether this bubblewrap knows `--disable-userns` (0.8 and later).
+    disables_user_namespaces: bool,
+    /// The seccomp filter (`seccomp.rs`), where there is one for this
+    /// architecture.
+    filter: Option<Vec<u8>>,
+    /// Copies of the files the runs' uids cannot reach (root judge only).
+    _staging: Option<Staging>,
 }
 
 impl Sandbox {
-    /// A sandbox with bubblewrap from `PATH`, running `init` as PID 1 and
-    /// hiding `hidden`, once a trial run has shown that it works here.
-    pub(crate) fn new(init: &Path, hidden: &[PathBuf]) -> Result<Sandbox, SandboxError> {
-        let hidden = hidden
-            .iter()
-            .map(|path| match path.canonicalize() {
-                Ok(path) if path.is_dir() => Ok(Hidden::Folder(path)),
-                Ok(path) => Ok(Hidden::File(path)),
-                Err(_) => Err(SandboxError::HiddenMissing(path.clone())),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+    /// A sandbox with bubblewrap from `PATH`, `init` serving as each slot's
+    /// zygote, showing `program` and `binds`, with `hidden` covered.
+    /// `own_uids`: runs have uids of their own (a root judge), which then
+    /// get copies of the files they cannot reach. `memory_cgroup`: runs have
+    /// a memory cgroup, which counts socket pairs' buffers (see
+    /// `seccomp.rs`). Whether bubblewrap works here is learned by starting
+    /// a slot (`slot.rs`).
+    ///
+    /// # Errors
+    ///
+    /// See [`SandboxError`].
+    pub(crate) fn new(
+        init: &Path,
+        program: &Program,
+        binds: &[PathBuf],
+        hidden: &[PathBuf],
+        own_uids: bool,
+        memory_cgroup: bool,
+    ) -> Result<Sandbox, SandboxError> {
         let bwrap = find_bwrap().ok_or(SandboxError::NotInstalled)?;
+        let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
+        let mut staging = if own_uids {
+            Some(Staging::create().map_err(unusable)?)
+        } else {
+            None
+        };
+        let mut mounts = filesystem::system();
+        mounts.extend(filesystem::exposed(
+            program,
+            binds,
+            hidden,
+            staging.as_mut(),
+        )?);
+        let init = open_init(init, staging.as_mut())?;
         let help = Command::new(&bwrap)
             .arg("--help")
             .stdin(Stdio::null())
             .output()
-            .map_err(|error| SandboxError::Unusable(error.to_string()))?;
+            .map_err(unusable)?;
         let help = String::from_utf8_lossy(&help.stdout);
-        let sandbox = Sandbox {
+        Ok(Sandbox {
             bwrap,
-            init: init.to_owned(),
-            hidden,
-            sizes: help.contains("--size"),
+            init,
+            mounts,
+            program: program.argv(),
             disables_user_namespaces: help.contains("--disable-userns"),
-            filter: seccomp::filter(),
-        };
-        sandbox.check_visible(init)?;
-        sandbox.trial()?;
-        Ok(sandbox)
+            filter: seccomp::filter(memory_cgroup),
+            _staging: staging,
+        })
     }
 
-    /// Checks that `executable` is not inside a hidden folder.
-    pub(crate) fn check_visible(&self, executable: &Path) -> Result<(), SandboxError> {
-        let resolved = executable
-            .canonicalize()
-            .unwrap_or_else(|_| executable.to_owned());
-        for hidden in &self.hidden {
-            let (Hidden::Folder(folder) | Hidden::File(folder)) = hidden;
-            if resolved.starts_with(folder) {
-                return Err(SandboxError::ExecutableHidden {
-                    executable: executable.to_owned(),
-                    folder: folder.clone(),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs `sh -c :` in a sandbox made as every run's is (with a scratch
-    /// work directory), to learn whether bubblewrap works here.
-    fn trial(&self) -> Result<(), SandboxError> {
-        let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
-        let work = WorkDir::create().map_err(unusable)?;
-        let filter = self.filter_descriptor().map_err(unusable)?;
-        let filter_fd = filter.as_ref().map(AsRawFd::as_raw_fd);
-        let mut args = self.isolation_args(work.path(), 1 << 20, filter_fd);
-        args.extend(["--".into(), SHELL.into(), "-c".into(), ":".into()]);
-        let mut command = Command::new(&self.bwrap);
-        command
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        if let Some(fd) = filter_fd {
-            // SAFETY: fcntl is async-signal-safe, on a descriptor of ours.
-            unsafe {
-                command.pre_exec(move || {
-                    libc::fcntl(fd, libc::F_SETFD, 0);
-                    Ok(())
-                });
-            }
-        }
-        match command.output() {
-            Ok(output) if output.status.success() => Ok(()),
-            Ok(output) => Err(SandboxError::Unusable(
-                String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            )),
-            Err(error) => Err(unusable(error)),
-        }
-    }
-
-    /// The read end of a pipe holding the seccomp filter, close-on-exec
-    /// (the child that execs bubblewrap clears the flag); `None` where
-    /// there is no filter.
-    pub(crate) fn filter_descriptor(&self) -> io::Result<Option<OwnedFd>> {
-        let Some(filter) = &self.filter else {
-            return Ok(None);
-        };
+    /// The read end of a pipe holding the seccomp filter (empty where there
+    /// is none for this architecture), close-on-exec.
+    pub(crate) fn filter_descriptor(&self) -> io::Result<OwnedFd> {
         let (read, write) = pipe()?;
         // A few hundred bytes: the pipe holds them all before anyone reads.
-        std::fs::File::from(write).write_all(filter)?;
-        Ok(Some(read))
+        File::from(write).write_all(self.filter.as_deref().unwrap_or_default())?;
+        Ok(read)
     }
 
     /// The bubblewrap executable.
@@ -233,39 +239,63 @@ impl Sandbox {
         &self.bwrap
     }
 
-    /// bwrap's arguments for one run: the sandbox around the existing,
-    /// empty host directory `work` (a tmpfs of at most `work_bytes` goes
-    /// over it; the host directory stays empty), with the seccomp filter
-    /// read from `filter_fd`, then the init process reporting on
-    /// `status_fd`, then the program.
-    pub(crate) fn args(
+    /// The descriptors bubblewrap must inherit for a slot besides the ones
+    /// its command names: the zygote's executable, the user namespace.
+    pub(crate) fn inherited(&self, user: Option<&SandboxUser>) -> Vec<i32> {
+        std::iter::once(self.init.as_raw_fd())
+            .chain(user.map(|user| user.namespace().as_raw_fd()))
+            .collect()
+    }
+
+    /// bwrap's arguments for a slot as `user` (a root judge's uid, or the
+    /// caller's), then its zygote with the control socket `control_fd` and
+    /// the filter read from `filter_fd`, then the program.
+    pub(crate) fn slot_args(
         &self,
-        work: &Path,
-        work_bytes: u64,
-        filter_fd: Option<i32>,
-        status_fd: i32,
-        program: &Program,
+        user: Option<&SandboxUser>,
+        control_fd: i32,
+        filter_fd: i32,
     ) -> Vec<OsString> {
-        let mut args = self.isolation_args(work, work_bytes, filter_fd);
+        let mut args = self.isolation_args(user);
         args.push("--".into());
-        args.push(self.init.clone().into());
-        args.push(INIT_ARGUMENT.into());
-        args.push(status_fd.to_string().into());
-        args.extend(program.argv());
+        args.push(format!("/proc/self/fd/{}", self.init.as_raw_fd()).into());
+        args.push(ZYGOTE_ARGUMENT.into());
+        args.push(control_fd.to_string().into());
+        args.push(filter_fd.to_string().into());
+        for path in self.in_tmp() {
+            args.extend(["--tmp".into(), path.into()]);
+        }
+        args.push("--".into());
+        args.extend(self.program.iter().cloned());
         args
     }
 
+    /// The files and folders shown in `/tmp`, which each run's fresh work
+    /// folder shows again.
+    fn in_tmp(&self) -> Vec<PathBuf> {
+        self.mounts
+            .iter()
+            .filter_map(|mount| match mount {
+                Mount::ReadOnly { at, .. } if at.starts_with("/tmp") => Some(at.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Everything but the command.
-    fn isolation_args(
-        &self,
-        work: &Path,
-        work_bytes: u64,
-        filter_fd: Option<i32>,
-    ) -> Vec<OsString> {
+    fn isolation_args(&self, user: Option<&SandboxUser>) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut add = |items: &[&str]| args.extend(items.iter().map(OsString::from));
-        if self.disables_user_namespaces {
-            add(&["--unshare-user", "--disable-userns"]);
+        match user {
+            Some(user) => {
+                let fd = user.namespace().as_raw_fd().to_string();
+                let uid = user.uid().to_string();
+                add(&["--userns", &fd, "--uid", &uid, "--gid", &uid]);
+            }
+            None if self.disables_user_namespaces => {
+                add(&["--unshare-user", "--disable-userns"]);
+            }
+            None => add(&["--unshare-user"]),
         }
         add(&[
             "--unshare-pid",
@@ -273,55 +303,96 @@ impl Sandbox {
             "--unshare-ipc",
             "--unshare-uts",
             "--unshare-cgroup-try",
-            "--cap-drop",
+            // The zygote's, in the slot's user namespace alone; each run's
+            // PID 1 drops them all before it starts the program.
+            "--cap-add",
             "ALL",
             "--die-with-parent",
             "--new-session",
             "--as-pid-1",
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
         ]);
-        if self.sizes {
-            add(&["--size", "67108864"]);
+        for mount in &self.mounts {
+            if let Mount::Symlink { target, at } = mount {
+                args.extend(["--symlink".into(), target.into(), at.into()]);
+            }
+            if let Mount::ReadOnly { source, at } = mount
+                && !at.starts_with("/tmp")
+            {
+                args.extend(["--ro-bind".into(), source.into(), at.into()]);
+            }
         }
-        add(&[
-            "--perms",
-            "1777",
-            "--tmpfs",
-            "/dev/shm",
-            "--remount-ro",
-            "/dev",
-            "--proc",
-            "/proc",
-        ]);
-        if Path::new("/run").is_dir() {
-            add(&["--tmpfs", "/run", "--remount-ro", "/run"]);
-        }
-        for hidden in &self.hidden {
-            match hidden {
-                Hidden::Folder(folder) => {
+        args.extend(
+            [
+                "--dev",
+                "/dev",
+                "--perms",
+                "1777",
+                "--tmpfs",
+                "/dev/shm",
+                "--remount-ro",
+                "/dev",
+                "--proc",
+                "/proc",
+                "--tmpfs",
+                "/tmp",
+            ]
+            .map(OsString::from),
+        );
+        // What lies in /tmp goes into the work folder, once it is there.
+        for mount in &self.mounts {
+            match mount {
+                Mount::ReadOnly { source, at } if at.starts_with("/tmp") => {
+                    args.extend(["--ro-bind".into(), source.into(), at.into()]);
+                }
+                Mount::CoverFolder(folder) => {
                     args.extend(["--tmpfs".into(), folder.into()]);
                     args.extend(["--remount-ro".into(), folder.into()]);
                 }
-                Hidden::File(file) => {
+                Mount::CoverFile(file) => {
                     args.extend(["--ro-bind".into(), "/dev/null".into(), file.into()]);
                 }
+                _ => {}
             }
         }
-        if let Some(fd) = filter_fd {
-            args.extend(["--seccomp".into(), fd.to_string().into()]);
-        }
-        // `--size` applies to the `--tmpfs` right after it.
-        if self.sizes {
-            args.extend(["--size".into(), work_bytes.to_string().into()]);
-        }
-        args.extend(["--tmpfs".into(), work.into()]);
-        args.extend(["--chdir".into(), work.into()]);
-        args.extend(["--setenv".into(), "TMPDIR".into(), work.into()]);
+        args.extend(["--remount-ro", "/", "--chdir", "/tmp"].map(OsString::from));
         args
+    }
+}
+
+/// The init's executable, open for bubblewrap to start through
+/// `/proc/self/fd`; a copy in `staging` (a root judge) when the runs' uids
+/// may not execute the original.
+fn open_init(init: &Path, staging: Option<&mut Staging>) -> Result<File, SandboxError> {
+    let cannot = |error: io::Error| {
+        SandboxError::Unusable(format!("cannot open {}: {error}", init.display()))
+    };
+    let mode = std::fs::metadata(init)
+        .map_err(cannot)?
+        .permissions()
+        .mode();
+    let path = match staging {
+        Some(staging) if mode & 0o001 == 0 => staging
+            .copy(init)
+            .map_err(|error| SandboxError::Staging(format!("{}: {error}", init.display())))?,
+        _ => init.to_owned(),
+    };
+    File::open(path).map_err(cannot)
+}
+
+/// Whether this process is root, and so gives sandboxed runs unprivileged
+/// uids of their own.
+pub fn running_as_root() -> bool {
+    super::sandbox_user::judge_is_root()
+}
+
+/// bubblewrap's complaint, with what to do about the usual one.
+pub(crate) fn explain(complaint: &str) -> String {
+    if complaint.contains("setting up uid map") || complaint.contains("No permissions to create") {
+        format!(
+            "{complaint} (unprivileged user namespaces are refused here: on Ubuntu 24.04 and later, AppArmor restricts them; `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` lifts that, or run the judge as root)"
+        )
+    } else {
+        complaint.to_owned()
     }
 }
 

@@ -299,7 +299,7 @@ impl fmt::Display for Judgement {
                                 write!(f, " (as a shell reports {})", signal.as_str())?;
                             }
                             _ if *code == 127 && *script => f.write_str(
-                                " (the shell's \"not found\": a shell command runs in the fresh work directory, so name its programs by absolute path)",
+                                " (the shell's \"not found\": a shell command runs in the fresh work directory, and in the sandbox only the system folders and the paths it names absolutely are there: name its programs by absolute path, or have them shown in the sandbox)",
                             )?,
                             _ => {}
                         }
@@ -408,7 +408,7 @@ fn runtime_error(
         address_space_limit: (run.measurement == Measurement::Rusage)
             .then_some(limits.memory_bytes),
         refused_forks: run.refused_forks,
-        process_limit: limits.processes,
+        process_limit: limits.processes.unwrap_or(0),
     }
 }
 

@@ -1,5 +1,19 @@
 //! Small programs for the tests of `stress` and its runner, and what the
 //! machine offers them (a sandbox, a writable cgroup).
+//!
+//! # What each machine must have
+//!
+//! A test that needs something the machine lacks says it is skipped and
+//! why; with `CI` set, it fails instead where CI must have it:
+//!
+//! - **bubblewrap that works** (`have_sandbox`): CI must have it, as root
+//!   and as an unprivileged user (`.ci/run` installs it, and runs the
+//!   runner's suites as a user too; the machine allows unprivileged user
+//!   namespaces).
+//! - **a writable cgroup** (`have_cgroup`): CI must have it as root. An
+//!   unprivileged user has none unless one is delegated to it, so there
+//!   the tests of what only a cgroup gives are skipped, and those of the
+//!   rlimit fallback run instead (`tests/limits.rs`, `tests/stress_runner.rs`).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -65,25 +79,21 @@ int main(int argc, char **argv) {
 }
 "#;
 
-/// Connects to 127.0.0.1:argv[1]; exits 0 when it could.
-pub const CONNECT: &str = r#"
-#include <arpa/inet.h>
-#include <stdlib.h>
-#include <sys/socket.h>
-int main(int argc, char **argv) {
-    struct sockaddr_in address = {0};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(atoi(argv[1]));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    return connect(fd, (struct sockaddr *) &address, sizeof address) == 0 ? 0 : 1;
-}
-"#;
-
 /// What this machine offers `stress`, as its JSON report says.
 pub struct Machine {
+    /// Runs are in bubblewrap's sandbox.
     pub sandbox: bool,
+    /// CPU time and memory are measured by a cgroup per run (`cgroup v1`
+    /// or `cgroup v2`), not by the rlimit fallback.
     pub cgroup: bool,
+    /// What caps a run's processes: `cgroup`, `rlimit`, or nothing.
+    pub process_cap: Option<String>,
+}
+
+/// Whether the tests run as root.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
 }
 
 pub fn machine() -> &'static Machine {
@@ -106,22 +116,24 @@ pub fn machine() -> &'static Machine {
         assert_eq!(output.status.code(), Some(0), "{output:?}");
         let report: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let isolation = &report["isolation"];
         Machine {
-            sandbox: report["isolation"]["sandboxed"] == true,
-            cgroup: report["isolation"]["measurement"]
+            sandbox: isolation["sandboxed"] == true,
+            // "rusage" without a writable cgroup.
+            cgroup: isolation["measurement"]
                 .as_str()
-                .unwrap()
-                .starts_with("cgroup"),
+                .is_some_and(|measurement| measurement.starts_with("cgroup")),
+            process_cap: isolation["process_cap"].as_str().map(str::to_owned),
         }
     })
 }
 
-/// Whether `available`; when not, fails under CI and says the test is
-/// skipped elsewhere.
-pub fn have(available: bool, what: &str, test: &str) -> bool {
+/// Whether `available`; when not, fails under CI where CI must have it
+/// (`required`), and says the test is skipped otherwise.
+pub fn have_if(available: bool, required: bool, what: &str, test: &str) -> bool {
     if !available {
         assert!(
-            std::env::var_os("CI").is_none(),
+            !required || std::env::var_os("CI").is_none(),
             "{test} needs {what}, which CI must have"
         );
         eprintln!("skipped {test}: it needs {what}");
@@ -129,12 +141,24 @@ pub fn have(available: bool, what: &str, test: &str) -> bool {
     available
 }
 
+/// Whether `available`; when not, fails under CI and says the test is
+/// skipped elsewhere.
+pub fn have(available: bool, what: &str, test: &str) -> bool {
+    have_if(available, true, what, test)
+}
+
 pub fn have_sandbox(test: &str) -> bool {
     have(machine().sandbox, "bubblewrap (bwrap)", test)
 }
 
+/// A writable cgroup: required under CI as root only (see the module docs).
 pub fn have_cgroup(test: &str) -> bool {
-    have(machine().cgroup, "a writable cgroup (root)", test)
+    have_if(
+        machine().cgroup,
+        is_root(),
+        "a writable cgroup (root, or a delegated one)",
+        test,
+    )
 }
 
 /// Starts 400 children that sleep; prints how many could not be started,
@@ -156,43 +180,3 @@ int main(void) {
 
 /// Exits by SIGSEGV.
 pub const SEGFAULT: &str = "int main(void) { return *(volatile int *) 0; }\n";
-
-/// Makes a Unix-domain socket every way a program can (`socket`, and on
-/// x86-64 the i386 `socket` and `socketcall` through `int 0x80`) and
-/// connects each to the socket file argv[1]; prints how many connected,
-/// and exits with that number.
-pub const UNIX_CONNECT: &str = r#"
-#define _GNU_SOURCE
-#include <stdio.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-static const char *path;
-static int connects(long fd) {
-    struct sockaddr_un address = {0};
-    address.sun_family = AF_UNIX;
-    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
-    return fd >= 0 && connect((int) fd, (struct sockaddr *) &address, sizeof address) == 0;
-}
-int main(int argc, char **argv) {
-    path = argv[1];
-    int connected = connects(socket(AF_UNIX, SOCK_STREAM, 0));
-#ifdef __x86_64__
-    long fd;
-    __asm__ volatile("int $0x80" : "=a"(fd) : "a"(359L), "b"((long) AF_UNIX), "c"((long) SOCK_STREAM), "d"(0L)
-                     : "memory", "r8", "r9", "r10", "r11");
-    connected += connects(fd);
-    /* socketcall takes its arguments in memory, which must lie below 4 GiB. */
-    unsigned int *args = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-    args[0] = AF_UNIX; args[1] = SOCK_STREAM; args[2] = 0;
-    __asm__ volatile("int $0x80" : "=a"(fd) : "a"(102L), "b"(1L), "c"((long) args)
-                     : "memory", "r8", "r9", "r10", "r11");
-    connected += connects(fd);
-#endif
-    printf("%d\n", connected);
-    return connected;
-}
-"#;

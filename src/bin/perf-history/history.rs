@@ -6,7 +6,8 @@ use std::io;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::results::{self, Counts, parse_baseline, parse_gungraun};
+use crate::counts::{Counts, parse_baseline, parse_gungraun};
+use crate::results;
 
 /// One bench at one commit: a row of `history.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,9 +186,15 @@ pub fn measure_commit(
         &["worktree", "add", "--detach", "--force", &tree_text, commit],
     )?;
     let measured = run_benches(&tree, target_dir);
-    let baseline = fs::read_to_string(tree.join("benches/instructions.baseline"))
-        .map(|text| parse_baseline(&text))
-        .unwrap_or_default();
+    // A commit without a baseline (or with one this reader does not take)
+    // is charted without it.
+    let baseline = match fs::read_to_string(tree.join("benches/instructions.baseline")) {
+        Ok(text) => parse_baseline(&text).unwrap_or_else(|error| {
+            eprintln!("perf-history: {short}: benches/instructions.baseline: {error}");
+            Counts::new()
+        }),
+        Err(_) => Counts::new(),
+    };
     git(repository, &["worktree", "remove", "--force", &tree_text])?;
     let counts = match measured {
         Ok(counts) => counts,

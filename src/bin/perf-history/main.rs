@@ -17,6 +17,7 @@
 //! and the `rotation-game` binary do not depend on plotters.
 
 mod chart;
+mod counts;
 mod history;
 mod results;
 
@@ -91,7 +92,7 @@ fn bench(bmf: Option<&Path>, results: &Path) -> Result<(), String> {
         fs::write(path, bytes).map_err(|error| format!("{}: {error}", path.display()))
     };
     write(results, &stdout)?;
-    let counts = results::parse_gungraun(&String::from_utf8_lossy(&stdout))?;
+    let counts = counts::parse_gungraun(&String::from_utf8_lossy(&stdout))?;
     for (name, count) in &counts {
         println!("{name:<28} {count:>12}");
     }

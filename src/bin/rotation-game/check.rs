@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use rotation_game::checker::{CheckOptions, Checker, DEFAULT_OUTPUT_LIMIT, Reason, Verdict};
-use rotation_game::convention::Convention;
+use rotation_game::checker::{CheckOptions, Checker, CheckerVerdict, DEFAULT_OUTPUT_LIMIT, Reason};
+use rotation_game::exit_codes::ExitCodes;
 
 use crate::exit;
 
@@ -67,8 +67,8 @@ pub struct CheckArgs {
 }
 
 /// A FAIL verdict for a file that cannot be opened.
-fn unopenable(path: &Path, error: &io::Error) -> Verdict {
-    Verdict::new(
+fn unopenable(path: &Path, error: &io::Error) -> CheckerVerdict {
+    CheckerVerdict::new(
         None,
         Reason::Unreadable {
             message: format!("{}: {error}", path.display()),
@@ -77,7 +77,7 @@ fn unopenable(path: &Path, error: &io::Error) -> Verdict {
 }
 
 /// The checker for the judge input at `path`, or a FAIL verdict.
-fn load_checker(path: &Path) -> Result<Checker, Verdict> {
+fn load_checker(path: &Path) -> Result<Checker, CheckerVerdict> {
     let input = File::open(path).map_err(|error| unopenable(path, &error))?;
     Checker::from_judge_input(input)
 }
@@ -108,7 +108,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             eprintln!("rotation-game: cannot write {}: {error}", message.display());
             return ExitCode::from(exit::IO_ERROR);
         }
-        return ExitCode::from(Convention::Kattis.checker_exit_code(verdict.kind()));
+        return ExitCode::from(ExitCodes::Kattis.checker_exit_code(verdict.kind()));
     }
     if !args.judge_flags.is_empty() {
         eprintln!("rotation-game: check takes INPUT OUTPUT [ANSWER] (more only with --kattis)");
@@ -124,5 +124,5 @@ pub fn run(args: CheckArgs) -> ExitCode {
     });
     let verdict = verdict.unwrap_or_else(|fail| fail);
     eprintln!("{verdict}");
-    ExitCode::from(Convention::Testlib.checker_exit_code(verdict.kind()))
+    ExitCode::from(ExitCodes::Testlib.checker_exit_code(verdict.kind()))
 }

@@ -15,8 +15,9 @@ pub struct GenArgs {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// How many boards (default: 10 for gen; 14, one of each optimal
-    /// length with --mix, for verify and stress). With --hardest, a seeded
+    /// How many boards (default: 10 for gen; with --mix, 14 for verify, one
+    /// of each optimal length, and 1400 for stress, a hundred of each).
+    /// With --hardest, a seeded
     /// sample of N of the 192 hardest boards, without repetition; without
     /// --boards, --hardest gives all 192.
     #[arg(long, value_name = "N")]
@@ -63,10 +64,21 @@ pub const FOR_GEN: Defaults = Defaults {
     boards: 10,
 };
 
-/// `verify` and `stress`: 14 boards of the mix, one of each optimal length.
+/// `verify`: 14 boards of the mix, one of each optimal length (each board
+/// is solved by every solver, and the slow ones take seconds).
 pub const FOR_CAMPAIGNS: Defaults = Defaults {
     mode: Mode::Mix,
     boards: 14,
+};
+
+/// `stress`: 1,400 boards of the mix, a hundred of each optimal length:
+/// enough that a one-line mistake in a contestant's program (two letters
+/// swapped in one place, the last case dropped, the start board's centre
+/// printed) meets a board it shows on, which 14 boards are not
+/// (`tests/stress_cli.rs`), and quick to judge on a right program.
+pub const FOR_STRESS: Defaults = Defaults {
+    mode: Mode::Mix,
+    boards: 1400,
 };
 
 impl GenArgs {

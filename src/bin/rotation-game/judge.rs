@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use clap::{Args, ValueEnum};
+use rotation_game::answers::write_answer;
 use rotation_game::checker::Quote;
-use rotation_game::judge::write_answer;
 use rotation_game::parser::format_input;
 use rotation_game::stress::{
     DataFolder, FailedRun, FileRecord, FileVerdict, FolderLayout, FolderOptions, FolderReport,
@@ -24,7 +24,7 @@ use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
 use crate::runner_args::isolation_summary;
-use crate::timing::{counted, memory, time};
+use crate::timing::{counted, memory, stderr_cut, time};
 
 /// Judge a program on every test file of a problem package (data/sample,
 /// then data/secret, by name, as problemtools runs them) or of a folder of
@@ -444,7 +444,12 @@ fn write_failed_case(out: &mut impl Write, failed: &FailedRun) -> io::Result<()>
         )?;
     }
     if !failed.run.stderr.is_empty() {
-        writeln!(out, "  program stderr: {}", Quote::new(&failed.run.stderr))?;
+        writeln!(
+            out,
+            "  program stderr{}: {}",
+            stderr_cut(&failed.run),
+            Quote::new(&failed.run.stderr)
+        )?;
     }
     Ok(())
 }
@@ -482,7 +487,10 @@ struct FirstFailureJson {
     case_input: Option<String>,
     expected_output: Option<String>,
     program_output: Option<String>,
+    /// The first bytes of standard error (`STDERR_KEPT` at most).
     program_stderr: Option<String>,
+    /// How many bytes of standard error the program wrote in all.
+    program_stderr_bytes: Option<u64>,
     show: Option<String>,
 }
 
@@ -507,6 +515,7 @@ fn first_failure_json(judging: &Judging) -> Option<FirstFailureJson> {
             .map(|failed| String::from_utf8_lossy(&failed.run.stdout).into_owned()),
         program_stderr: failed
             .map(|failed| String::from_utf8_lossy(&failed.run.stderr).into_owned()),
+        program_stderr_bytes: failed.map(|failed| failed.run.stderr_bytes),
         show: failed.zip(board).zip(case).map(|((failed, board), case)| {
             show_command(&board, &failed.answers[case as usize - 1].moves)
         }),

@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
 use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
-    Limits, MIB, Measurement, Program, Runner, RunnerError, RunnerOptions, SandboxError,
-    SandboxMode, WALL_PER_CPU,
+    Limits, MIB, Measurement, ProcessCap, Program, RunUser, Runner, RunnerError, RunnerOptions,
+    SandboxError, SandboxMode, WALL_PER_CPU,
 };
 
 use crate::exit;
@@ -44,13 +44,20 @@ pub struct RunnerArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
     pub output_limit: u64,
 
-    /// Isolate each run with bubblewrap (bwrap): no network, its own
-    /// process ids, everything read-only but a fresh work directory. auto:
-    /// when bwrap works here (else a warning); on: refuse to run without
-    /// it; off: never (the program runs with your rights: never for
+    /// Isolate each run with bubblewrap (bwrap): an unprivileged uid, no
+    /// sockets, its own process ids, a minimal filesystem (the system
+    /// folders and the program, read-only; a fresh work folder as /tmp).
+    /// auto: when bwrap works here (else a warning); on: refuse to run
+    /// without it; off: never (the program runs with your rights: never for
     /// untrusted programs, least of all as root).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = SandboxArg::Auto)]
     pub sandbox: SandboxArg,
+
+    /// A file or folder to show read-only in the sandbox, at the same path,
+    /// besides the system folders and the program: a runtime installed
+    /// elsewhere, such as a JDK in /opt (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub sandbox_bind: Vec<PathBuf>,
 
     /// A file or folder the program must not see, such as the answers
     /// (repeatable; needs the sandbox).
@@ -101,6 +108,12 @@ impl RunnerArgs {
             SandboxArg::Auto => {}
             SandboxArg::On => flags.push_str(" --sandbox on"),
             SandboxArg::Off => flags.push_str(" --sandbox off"),
+        }
+        for path in &self.sandbox_bind {
+            flags.push_str(&format!(
+                " --sandbox-bind {}",
+                shell_quote(&path.display().to_string())
+            ));
         }
         for path in &self.hide {
             flags.push_str(&format!(
@@ -165,6 +178,7 @@ impl RunnerArgs {
                 SandboxArg::Off => SandboxMode::Off,
             },
             hidden: self.hide.clone(),
+            binds: self.sandbox_bind.clone(),
             concurrent_runs,
             ..RunnerOptions::default()
         };
@@ -224,13 +238,28 @@ pub fn default_jobs(limits: &Limits) -> usize {
 fn warn_about(runner: &Runner) {
     let isolation = runner.isolation();
     if let Some(missing) = &isolation.sandbox_missing {
+        let whose = if rotation_game::stress::sandbox::running_as_root() {
+            "as root, with every right on this machine"
+        } else {
+            "as you, with your rights"
+        };
         eprintln!(
-            "rotation-game: warning: runs are not isolated: {missing} (install bubblewrap, or pass --sandbox off to run without isolation on purpose)"
+            "rotation-game: warning: runs are not isolated: {missing}; the program runs {whose}, sees every file you can, and may use the network (install bubblewrap, pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
         );
     }
     if let (Measurement::Rusage, Some(why)) = (isolation.measurement, &isolation.cgroup_missing) {
         eprintln!(
-            "rotation-game: warning: no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling"
+            "rotation-game: warning: no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling{}",
+            if rotation_game::stress::sandbox::running_as_root() {
+                ""
+            } else {
+                " (a user's systemd gives one: systemd-run --user --scope -p Delegate=yes rotation-game ...)"
+            }
+        );
+    }
+    if isolation.process_cap.is_none() {
+        eprintln!(
+            "rotation-game: warning: nothing caps the number of processes of a run here (no cgroup and no sandbox), so a fork bomb is not stopped"
         );
     }
 }
@@ -239,10 +268,10 @@ fn warn_about(runner: &Runner) {
 /// sandbox, cgroup v1` and the like.
 pub fn isolation_summary(runner: &Runner) -> String {
     let isolation = runner.isolation();
-    let sandbox = if isolation.sandboxed {
-        "bubblewrap sandbox"
-    } else {
-        "no sandbox"
+    let sandbox = match (isolation.sandboxed, isolation.user) {
+        (true, RunUser::OwnUid) => "bubblewrap sandbox, an unprivileged uid per run",
+        (true, RunUser::Caller) => "bubblewrap sandbox, as you",
+        (false, _) => "no sandbox",
     };
     let measurement = match isolation.measurement {
         Measurement::Cgroup(version) => format!(
@@ -254,5 +283,10 @@ pub fn isolation_summary(runner: &Runner) -> String {
         ),
         Measurement::Rusage => "CPU time and memory from rusage and /proc".to_owned(),
     };
-    format!("{sandbox}; {measurement}")
+    let cap = match isolation.process_cap {
+        Some(ProcessCap::Cgroup) => "processes capped by the cgroup",
+        Some(ProcessCap::Rlimit) => "processes capped by RLIMIT_NPROC in the sandbox",
+        None => "processes not capped",
+    };
+    format!("{sandbox}; {measurement}; {cap}")
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use rotation_game::judge::{self, AnswerFormat, Answered, CaseError, JudgeFormat, SolveOptions};
+use rotation_game::answers::{self, AnswerFormat, Answered, CaseError, JudgeFormat, SolveOptions};
 use rotation_game::solver::{SolveError, SolverEntry};
 use rotation_game::{Board, MoveSequence};
 use serde::Serialize;
@@ -179,9 +179,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let solver = solver.as_ref();
     // A file (even on standard input) is read by every thread at once.
     let result = match input {
-        Input::File(file) => judge::solve_file(file, stdout, solver, format, options, &mut report),
+        Input::File(file) => {
+            answers::solve_file(file, stdout, solver, format, options, &mut report)
+        }
         Input::Stream(input) => {
-            judge::solve_stream(input, stdout, solver, format, options, &mut report)
+            answers::solve_stream(input, stdout, solver, format, options, &mut report)
         }
     };
     if read_failed {

@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use clap::Args;
+use rotation_game::answers::write_answer;
 use rotation_game::checker::Quote;
 use rotation_game::generator::{Generator, Shard};
-use rotation_game::judge::write_answer;
 use rotation_game::parser::format_input;
 use rotation_game::stress::{
     self, CampaignReport, FailedRun, Isolation, Limits, RunRecord, Runner, StressOptions, Summary,
@@ -19,13 +19,13 @@ use rotation_game::stress::{
 use serde::Serialize;
 
 use crate::exit;
-use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
+use crate::gen_args::{FOR_STRESS, GenArgs, mode_flags, repeat_flags};
 use crate::judging_args::{self, JudgingArgs};
 use crate::junit;
 use crate::progress;
 use crate::repeat::{shell_quote, show_command};
 use crate::runner_args::isolation_summary;
-use crate::timing::{self, cases, counted, memory, time};
+use crate::timing::{self, cases, counted, memory, stderr_cut, time};
 
 /// Judge a program on generated boards as a contest judge does: every run
 /// within CPU time, wall-clock, memory and output limits, isolated, judged
@@ -39,9 +39,10 @@ use crate::timing::{self, cases, counted, memory, time};
 /// "sh -c", which reports a signal killing its last command as exit
 /// status 128 + N. Each run starts in a fresh, empty work directory (also
 /// TMPDIR), the only place it can write, and everything it starts is killed
-/// at its end.
+/// at its end. In the sandbox, a script sees the system folders and the
+/// paths it names absolutely; --sandbox-bind shows it more.
 ///
-/// By default the boards are the mix: case k has optimal length
+/// By default the boards are 1400 of the mix: case k has optimal length
 /// (k - 1) mod 14, so every 14 cases hold a solved board, every length and
 /// a hardest board. Cases count from 1 everywhere.
 ///
@@ -126,7 +127,10 @@ struct FailedRunJson<'a> {
     input: String,
     expected_output: String,
     program_output: String,
+    /// The first bytes of standard error (`STDERR_KEPT` at most).
     program_stderr: String,
+    /// How many bytes of standard error the program wrote in all.
+    program_stderr_bytes: u64,
     cpu_seconds: f64,
     wall_seconds: f64,
     peak_memory_bytes: u64,
@@ -143,6 +147,7 @@ impl<'a> FailedRunJson<'a> {
             expected_output: expected_output(failed),
             program_output: String::from_utf8_lossy(&failed.run.stdout).into_owned(),
             program_stderr: String::from_utf8_lossy(&failed.run.stderr).into_owned(),
+            program_stderr_bytes: failed.run.stderr_bytes,
             cpu_seconds: failed.run.cpu_time.as_secs_f64(),
             wall_seconds: failed.run.wall_time.as_secs_f64(),
             peak_memory_bytes: failed.run.peak_memory_bytes,
@@ -170,9 +175,9 @@ fn show_commands(failed: &FailedRun) -> Vec<String> {
 
 pub fn run(args: StressArgs) -> ExitCode {
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let whole = args.generator.generator(FOR_CAMPAIGNS);
+    let whole = args.generator.generator(FOR_STRESS);
     let generator = whole.clone().sharded(shard);
-    let requested = args.generator.boards(FOR_CAMPAIGNS);
+    let requested = args.generator.boards(FOR_STRESS);
     let count = generator.count(requested);
     let jobs = args.judging.jobs(&args.judging.runner.limits());
     let runner = match args.judging.runner.runner(&args.program, jobs) {
@@ -384,7 +389,12 @@ fn write_failed(
     write_indented(out, &expected_output(failed))?;
     write_output(out, &failed.run.stdout, 2 * failed.boards.len() + 2)?;
     if !failed.run.stderr.is_empty() {
-        writeln!(out, "program stderr: {}", Quote::new(&failed.run.stderr))?;
+        writeln!(
+            out,
+            "program stderr{}: {}",
+            stderr_cut(&failed.run),
+            Quote::new(&failed.run.stderr)
+        )?;
     }
     writeln!(
         out,

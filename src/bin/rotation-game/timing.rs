@@ -126,6 +126,17 @@ pub fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> 
     Ok(())
 }
 
+/// What a failure's report says of a program's standard error when only
+/// its start was kept: ` (the first K of N bytes)`, or nothing.
+pub fn stderr_cut(run: &rotation_game::stress::Run) -> String {
+    let kept = run.stderr.len() as u64;
+    if run.stderr_bytes > kept {
+        format!(" (the first {kept} of {} bytes)", run.stderr_bytes)
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use rotation_game::convention::Convention;
+use rotation_game::exit_codes::ExitCodes;
 use rotation_game::validator::{self, Rule, ValidateOptions};
 
 use crate::exit;
@@ -48,9 +48,9 @@ pub fn run(args: ValidateArgs) -> ExitCode {
         max_cases: args.max_cases,
     };
     let convention = if args.kattis {
-        Convention::Kattis
+        ExitCodes::Kattis
     } else {
-        Convention::Testlib
+        ExitCodes::Testlib
     };
     let (valid, invalid) = (
         convention.validator_exit_code(true),

@@ -1,4 +1,4 @@
-//! The `judge` target: arbitrary bytes through the whole `solve` pipeline,
+//! The `pipeline` target: arbitrary bytes through the whole `solve` pipeline,
 //! on one thread and on several (from memory, or from a file that the
 //! threads read themselves), and through the validator and the checker.
 
@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::verdicts::{checker_exit_code, checker_verdict, validator_exit_code};
+use crate::answers::{
+    CaseError, JudgeFormat, SolveOptions, SolveSummary, solve_file, solve_stream, write_answer,
+};
 use crate::board::Board;
 use crate::checker::CheckOptions;
-use crate::convention::Convention;
-use crate::judge::{
-    JudgeFormat, SolveOptions, SolveSummary, solve_file, solve_stream, write_answer,
-};
+use crate::exit_codes::ExitCodes;
 use crate::parser::{CaseReader, ParseError, format_input};
 use crate::solver::{DescentSolver, PdbSolver, Solver};
 use crate::validator::ValidateOptions;
@@ -60,7 +60,7 @@ struct Outcome {
 /// # Panics
 ///
 /// When one of these fails.
-pub fn judge(data: &[u8]) {
+pub fn pipeline(data: &[u8]) {
     let items: Vec<Result<Board, ParseError>> = CaseReader::new(data).collect();
     let solver = PdbSolver::default();
     let mut output = Vec::new();
@@ -71,15 +71,15 @@ pub fn judge(data: &[u8]) {
             thread_counts.push(SEVERAL_THREADS);
         }
         for threads in thread_counts {
-            let from_file = threads > 1 && data.len() & 2 != 0;
-            let outcome = if from_file {
-                run_on_file(data, &solver, keep_going, threads)
+            let source = if threads > 1 && data.len() & 2 != 0 {
+                Source::File
             } else {
-                run(data, &solver, keep_going, threads)
+                Source::Memory
             };
+            let outcome = run(data, source, &solver, keep_going, threads);
             assert_eq!(
                 outcome, expected,
-                "solve on {threads} threads, keep_going {keep_going}, from a file {from_file}"
+                "solve on {threads} threads, keep_going {keep_going}, from {source:?}"
             );
         }
         if !keep_going {
@@ -91,7 +91,7 @@ pub fn judge(data: &[u8]) {
     let parsed_cleanly = boards.len() == items.len();
     let canonical = parsed_cleanly && format_input(&boards).as_bytes() == data;
     let validate_options = ValidateOptions::default();
-    for (convention, valid_code) in [(Convention::Testlib, 0), (Convention::Kattis, 42)] {
+    for (convention, valid_code) in [(ExitCodes::Testlib, 0), (ExitCodes::Kattis, 42)] {
         assert_eq!(
             validator_exit_code(data, &validate_options, convention) == valid_code,
             canonical,
@@ -110,15 +110,31 @@ pub fn judge(data: &[u8]) {
             parsed_cleanly,
             "the checker on the pipeline's output, strict whitespace {strict_whitespace}: {verdict}"
         );
-        let codes = [Convention::Testlib, Convention::Kattis]
+        let codes = [ExitCodes::Testlib, ExitCodes::Kattis]
             .map(|convention| checker_exit_code(data, &output, None, &options, convention));
         let expected_codes = if parsed_cleanly { [0, 42] } else { [3, 3] };
         assert_eq!(codes, expected_codes, "checker exit codes: {verdict}");
     }
 }
 
-/// Runs the pipeline on `data`.
-fn run(data: &[u8], solver: &dyn Solver, keep_going: bool, threads: usize) -> Outcome {
+/// Where a run of the pipeline reads `data` from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// From memory, through [`solve_stream`].
+    Memory,
+    /// From a file holding it, through [`solve_file`] (whose threads read
+    /// their chunks of it themselves).
+    File,
+}
+
+/// Runs the pipeline on `data`, read from `source`.
+fn run(
+    data: &[u8],
+    source: Source,
+    solver: &dyn Solver,
+    keep_going: bool,
+    threads: usize,
+) -> Outcome {
     let options = SolveOptions {
         keep_going,
         threads,
@@ -126,14 +142,30 @@ fn run(data: &[u8], solver: &dyn Solver, keep_going: bool, threads: usize) -> Ou
     };
     let mut output = Vec::new();
     let mut reported = Vec::new();
-    let summary = solve_stream(
-        data,
-        &mut output,
-        solver,
-        &JudgeFormat,
-        options,
-        &mut |error| reported.push(error.to_string()),
-    )
+    let mut report = |error: &CaseError| reported.push(error.to_string());
+    let summary = match source {
+        Source::Memory => solve_stream(
+            data,
+            &mut output,
+            solver,
+            &JudgeFormat,
+            options,
+            &mut report,
+        ),
+        Source::File => {
+            let scratch = ScratchFile::holding(data);
+            let file = File::open(&scratch.0)
+                .unwrap_or_else(|error| panic!("cannot open {}: {error}", scratch.0.display()));
+            solve_file(
+                file,
+                &mut output,
+                solver,
+                &JudgeFormat,
+                options,
+                &mut report,
+            )
+        }
+    }
     .expect("writing to memory cannot fail");
     Outcome {
         output,
@@ -151,7 +183,7 @@ impl ScratchFile {
     fn holding(data: &[u8]) -> ScratchFile {
         static MADE: AtomicU64 = AtomicU64::new(0);
         let path = std::env::temp_dir().join(format!(
-            "rotation-game-fuzz-judge-{}-{}.in",
+            "rotation-game-fuzz-pipeline-{}-{}.in",
             std::process::id(),
             MADE.fetch_add(1, Ordering::Relaxed)
         ));
@@ -167,35 +199,6 @@ impl ScratchFile {
 impl Drop for ScratchFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Runs the pipeline on `data` written to a file, which [`solve_file`]
-/// reads.
-fn run_on_file(data: &[u8], solver: &dyn Solver, keep_going: bool, threads: usize) -> Outcome {
-    let scratch = ScratchFile::holding(data);
-    let file = File::open(&scratch.0)
-        .unwrap_or_else(|error| panic!("cannot open {}: {error}", scratch.0.display()));
-    let options = SolveOptions {
-        keep_going,
-        threads,
-        interactive: false,
-    };
-    let mut output = Vec::new();
-    let mut reported = Vec::new();
-    let summary = solve_file(
-        file,
-        &mut output,
-        solver,
-        &JudgeFormat,
-        options,
-        &mut |error| reported.push(error.to_string()),
-    )
-    .expect("writing to memory cannot fail");
-    Outcome {
-        output,
-        reported,
-        summary,
     }
 }
 
@@ -240,7 +243,7 @@ mod tests {
         let predicted = predicted_outcome(&items, false);
         assert_eq!(predicted.output, OUTPUT.as_bytes());
         assert!(predicted.reported.is_empty());
-        judge(INPUT.as_bytes());
+        pipeline(INPUT.as_bytes());
     }
 
     #[test]
@@ -254,6 +257,6 @@ mod tests {
         let went_on = predicted_outcome(&items, true);
         assert_eq!((went_on.summary.solved, went_on.reported.len()), (1, 1));
         assert_eq!(went_on.output, b"AC\n2\n");
-        judge(input.as_bytes());
+        pipeline(input.as_bytes());
     }
 }

@@ -1,4 +1,6 @@
-//! Shortened, escaped quotations of untrusted text, for messages.
+//! Shortened, escaped quotations of untrusted text, for messages: what
+//! a reader of untrusted bytes ([`read_buffer`](crate::read_buffer)) shows of
+//! what it found, whatever its length.
 
 use std::fmt;
 

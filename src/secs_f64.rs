@@ -1,4 +1,6 @@
-//! Durations in serialized reports: seconds, as a floating-point number.
+//! Durations in serialized reports as seconds in an `f64`, as
+//! [`Duration::as_secs_f64`] gives them
+//! (`#[serde(serialize_with = "crate::secs_f64::serialize")]`).
 
 use std::time::Duration;
 

@@ -30,12 +30,12 @@
 use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 
-use crate::board::Board;
-use crate::judge::ordered_windows::{Stage, ordered_windows};
-use crate::judge::{
+use crate::answers::ordered_windows::{Stage, ordered_windows};
+use crate::answers::{
     Answering, Answers, BATCH_CASES, BATCHES_PER_THREAD, CaseError, SolveOptions, SolveSummary,
     write_answers,
 };
+use crate::board::Board;
 use crate::parser::{CANONICAL_LINE, CaseReader, canonical_line_sets};
 
 /// Bytes per chunk: a batch of canonical lines (a window holds

@@ -1,7 +1,0 @@
-//! Fuzz target `judge`: see `rotation_game::fuzzing::judge` for the property.
-
-#![no_main]
-
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| rotation_game::fuzzing::judge(data));

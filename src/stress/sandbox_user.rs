@@ -1,0 +1,275 @@
+//! The unprivileged users sandboxed runs have when the judge is root: one
+//! uid (and gid of the same number) per job slot, so per run in progress,
+//! as the IOI's isolate gives each box its own.
+//!
+//! # Why
+//!
+//! A program run by a root judge must never be root on the host. Each run
+//! in progress has a uid of its own from [`FIRST_UID`] on, so that per-user
+//! limits (`RLIMIT_NPROC`, the keyrings, pipe buffers) and file ownership
+//! separate the runs, and a file only root may read stays unreadable.
+//!
+//! # How
+//!
+//! A uid is claimed for the runner's lifetime by an exclusive `flock` on its
+//! file in a root-only folder ([`lock_folder`]), so that two runners never
+//! share one (the kernel drops the lock when a runner dies, however it
+//! dies). A uid that names an account in `/etc/passwd`, or that a process
+//! runs as, is passed over.
+//!
+//! Each claimed uid gets a user namespace mapping that uid to itself and
+//! nothing else, made by the runner, as root, and handed to bubblewrap
+//! (`--userns FD`). bubblewrap itself, run by root, would map the sandbox's
+//! uid to the host's root; run by the unprivileged uid, it would need
+//! unprivileged user namespaces, which some systems restrict (Ubuntu's
+//! AppArmor). Inside, the program runs as that uid with no capability, in
+//! a namespace where no other uid, root least of all, exists.
+//!
+//! A judge that is not root has no uid but its own to give: its runs run
+//! as the caller, in a user namespace bubblewrap makes per run.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use super::child_setup::pipe;
+
+/// The first uid of sandboxed runs (isolate's choice too): above the
+/// accounts of most systems, below `nobody` (65534).
+pub const FIRST_UID: u32 = 60_000;
+
+/// How many uids from [`FIRST_UID`] on may be claimed: at most this many
+/// runs in progress on the machine at once.
+pub const UIDS: u32 = 1_000;
+
+/// One uid claimed for this runner, and its user namespace.
+#[derive(Debug)]
+pub(crate) struct SandboxUser {
+    uid: u32,
+    /// The user namespace mapping `uid` to itself (`/proc/PID/ns/user`).
+    namespace: OwnedFd,
+    /// Holds the uid's lock while open.
+    _lock: File,
+}
+
+impl SandboxUser {
+    /// The uid, which is also the gid.
+    pub(crate) fn uid(&self) -> u32 {
+        self.uid
+    }
+
+    /// The user namespace, for bubblewrap's `--userns`.
+    pub(crate) fn namespace(&self) -> &OwnedFd {
+        &self.namespace
+    }
+}
+
+/// Claims the first free uid of the range, for a slot of this runner.
+///
+/// # Errors
+///
+/// When every uid of the range is taken, or the lock folder or the user
+/// namespace cannot be made.
+pub(crate) fn claim() -> io::Result<SandboxUser> {
+    let folder = lock_folder()?;
+    let accounts = account_uids();
+    for uid in FIRST_UID..FIRST_UID + UIDS {
+        if accounts.contains(&uid) {
+            continue;
+        }
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(folder.join(format!("uid-{uid}.lock")))?;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            continue;
+        }
+        if runs_as(uid) {
+            continue;
+        }
+        let namespace = user_namespace(uid)?;
+        return Ok(SandboxUser {
+            uid,
+            namespace,
+            _lock: lock,
+        });
+    }
+    Err(io::Error::other(format!(
+        "every sandbox uid from {FIRST_UID} to {} is taken by runs in progress",
+        FIRST_UID + UIDS - 1
+    )))
+}
+
+/// The root-only folder of the uids' lock files: `/run/rotation-game` (or,
+/// on a system without `/run`, the same name in the temporary folder),
+/// made if missing; refused unless it is a real folder that root owns and
+/// only root may write to.
+pub(crate) fn lock_folder() -> io::Result<PathBuf> {
+    let run = Path::new("/run");
+    let base = if run.is_dir() {
+        run.to_owned()
+    } else {
+        std::env::temp_dir()
+    };
+    let folder = base.join("rotation-game");
+    match fs::DirBuilder::new().mode(0o700).create(&folder) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(error),
+    }
+    let metadata = fs::symlink_metadata(&folder)?;
+    if !metadata.is_dir() || metadata.uid() != 0 || metadata.mode() & 0o022 != 0 {
+        return Err(io::Error::other(format!(
+            "{} must be a folder owned and writable only by root",
+            folder.display()
+        )));
+    }
+    Ok(folder)
+}
+
+/// The uids of the accounts in `/etc/passwd`.
+fn account_uids() -> Vec<u32> {
+    fs::read_to_string("/etc/passwd")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split(':').nth(2)?.parse().ok())
+        .collect()
+}
+
+/// Whether a process of the machine runs as `uid` (real, effective or
+/// saved), from `/proc/PID/status`.
+fn runs_as(uid: u32) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let status = entry.path().join("status");
+        fs::read_to_string(status).is_ok_and(|text| {
+            text.lines()
+                .find_map(|line| line.strip_prefix("Uid:"))
+                .is_some_and(|ids| {
+                    ids.split_whitespace()
+                        .take(3)
+                        .any(|id| id.parse() == Ok(uid))
+                })
+        })
+    })
+}
+
+/// A user namespace mapping `uid` (and the gid of the same number) to
+/// itself, with `setgroups` denied: a child process makes it, the runner
+/// writes its maps and keeps a descriptor of it, and the child exits.
+fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
+    let (unshared_read, unshared_write) = pipe()?;
+    let (exit_read, exit_write) = pipe()?;
+    // SAFETY: the child makes only async-signal-safe calls (unshare, close,
+    // write, read, _exit) on descriptors opened before the fork.
+    let child = unsafe { libc::fork() };
+    if child < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if child == 0 {
+        // SAFETY: as above; the child never returns.
+        unsafe {
+            libc::close(exit_write.as_raw_fd());
+            libc::close(unshared_read.as_raw_fd());
+            let made = u8::from(libc::unshare(libc::CLONE_NEWUSER) == 0);
+            libc::write(unshared_write.as_raw_fd(), (&raw const made).cast(), 1);
+            // Until the runner is done with the namespace (it closes its
+            // end), or is gone.
+            let mut byte = 0u8;
+            libc::read(exit_read.as_raw_fd(), (&raw mut byte).cast(), 1);
+            libc::_exit(0);
+        }
+    }
+    drop(unshared_write);
+    drop(exit_read);
+    let made = (|| {
+        let mut answer = [0u8];
+        File::from(unshared_read).read_exact(&mut answer)?;
+        if answer[0] != 1 {
+            return Err(io::Error::other(
+                "cannot make a user namespace for the sandbox",
+            ));
+        }
+        let proc = PathBuf::from(format!("/proc/{child}"));
+        let map = format!("{uid} {uid} 1\n");
+        for (file, text) in [
+            ("setgroups", "deny\n"),
+            ("uid_map", map.as_str()),
+            ("gid_map", map.as_str()),
+        ] {
+            let path = proc.join(file);
+            OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .and_then(|mut opened| opened.write_all(text.as_bytes()))
+                .map_err(|error| {
+                    io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+                })?;
+        }
+        let namespace = File::open(proc.join("ns/user"))?;
+        Ok(OwnedFd::from(namespace))
+    })();
+    drop(exit_write);
+    // SAFETY: waitpid on our own child; the status is not needed.
+    unsafe {
+        let mut status = 0;
+        while libc::waitpid(child, &mut status, 0) < 0
+            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+        {}
+    }
+    made
+}
+
+/// Whether this process is root, and so gives runs uids of their own.
+pub(crate) fn judge_is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claimed_uid_is_no_one_elses() {
+        if !judge_is_root() {
+            eprintln!("skipped: claiming sandbox uids needs root");
+            return;
+        }
+        let first = claim().unwrap();
+        let second = claim().unwrap();
+        assert_ne!(first.uid(), second.uid());
+        assert!((FIRST_UID..FIRST_UID + UIDS).contains(&first.uid()));
+        let uid = first.uid();
+        drop(first);
+        // Its lock went with it: the uid may be claimed again.
+        assert_eq!(claim().unwrap().uid(), uid);
+        let namespace =
+            fs::read_link(format!("/proc/self/fd/{}", second.namespace().as_raw_fd())).unwrap();
+        assert!(
+            namespace.to_string_lossy().starts_with("user:["),
+            "{namespace:?}"
+        );
+    }
+
+    #[test]
+    fn accounts_are_read_from_the_password_file() {
+        assert!(account_uids().contains(&0), "root is an account");
+    }
+
+    #[test]
+    fn this_process_runs_as_its_own_uid() {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        assert!(runs_as(uid));
+        assert!(!runs_as(FIRST_UID + UIDS + 7));
+    }
+}

@@ -1,0 +1,229 @@
+//! PID 1 of a job slot's sandbox: it makes each run of the slot, on the
+//! runner's request, in namespaces of its own.
+//!
+//! # Why
+//!
+//! Starting a sandbox costs more than most runs of a contest program:
+//! bubblewrap's user, network and PID namespaces, its mounts, and an init
+//! process. A slot (`slot.rs`) pays that once: bubblewrap starts this
+//! zygote with the slot's filesystem, network namespace and uid, keeping
+//! its capabilities in the slot's user namespace (and only there). For each
+//! run, the zygote makes a child in new PID, mount and IPC namespaces, the
+//! run's PID 1 ([`init`](super::init)), which mounts a fresh work folder,
+//! `/dev/shm` and `/proc`, drops every capability and starts the program.
+//! Nothing of a run outlives it (its PID namespace dies with its PID 1),
+//! and nothing it could leave is shared with the next: files, processes,
+//! System V and POSIX IPC are the run's own, and it can make no socket that
+//! the shared network namespace would keep.
+//!
+//! # Safety from the program
+//!
+//! The program never sees the zygote: the zygote lies outside the run's PID
+//! namespace, and the run's `/proc` is its own. The program inherits none of
+//! the zygote's descriptors, has no capability, and the seccomp filter
+//! refuses `ptrace`, `setns` and the mount calls.
+//!
+//! # The protocol
+//!
+//! See `slot/message.rs`: `ready` once it is, then a request with the run's limits and descriptors
+//! in, a pidfd of the run's PID 1 out (or why not). The zygote waits for
+//! each run's PID 1 to end before it reads the next request, and exits when
+//! the runner closes its end.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+
+use super::init::{self, RunFds, RunTemplate};
+use super::slot::message::{self, REQUEST_FDS, RunRequest};
+
+/// The first argument that makes the runner's executable act as a slot's
+/// zygote; then the control socket's descriptor, the seccomp filter's
+/// descriptor, `--tmp PATH` for each file the slot shows in `/tmp`, `--`
+/// and the program's argument vector.
+pub const ZYGOTE_ARGUMENT: &str = "__rotation-game-sandbox-zygote";
+
+/// What the zygote is started with.
+struct Arguments {
+    control: RawFd,
+    filter: RawFd,
+    in_tmp: Vec<PathBuf>,
+    program: Vec<OsString>,
+}
+
+/// The arguments after [`ZYGOTE_ARGUMENT`], or `None` when they are not a
+/// zygote's.
+fn parse(mut args: impl Iterator<Item = OsString>) -> Option<Arguments> {
+    let mut number = || args.next()?.to_str()?.parse::<RawFd>().ok();
+    let (control, filter) = (number()?, number()?);
+    if control < 3 || filter < 3 {
+        return None;
+    }
+    let mut in_tmp = Vec::new();
+    loop {
+        let word = args.next()?;
+        if word == "--" {
+            break;
+        }
+        if word != "--tmp" {
+            return None;
+        }
+        in_tmp.push(PathBuf::from(args.next()?));
+    }
+    let program: Vec<OsString> = args.collect();
+    (!program.is_empty()).then_some(Arguments {
+        control,
+        filter,
+        in_tmp,
+        program,
+    })
+}
+
+/// Serves as a slot's zygote when the process was started as one
+/// ([`ZYGOTE_ARGUMENT`] first), and exits; returns at once otherwise.
+pub(crate) fn serve_if_asked(first: &OsString, rest: impl Iterator<Item = OsString>) {
+    if first != ZYGOTE_ARGUMENT {
+        return;
+    }
+    let Some(arguments) = parse(rest) else {
+        // Not started by the runner: nothing to serve.
+        std::process::exit(2);
+    };
+    serve(arguments)
+}
+
+fn serve(arguments: Arguments) -> ! {
+    // SAFETY: prctl on this process alone.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    // SAFETY: the runner gave these descriptors to this process alone.
+    let (control, filter) = unsafe {
+        (
+            init::adopt(arguments.control),
+            init::adopt(arguments.filter),
+        )
+    };
+    super::child_setup::close_on_exec_from(3);
+    let mut filter_bytes = Vec::new();
+    if std::fs::File::from(filter)
+        .read_to_end(&mut filter_bytes)
+        .is_err()
+    {
+        std::process::exit(3);
+    }
+    let template = RunTemplate {
+        argv: init::c_strings(&arguments.program),
+        in_tmp: arguments.in_tmp,
+        filter: filter_bytes,
+    };
+    if message::send(control.as_raw_fd(), b"ready", &[]).is_err() {
+        std::process::exit(0);
+    }
+    loop {
+        let (bytes, fds) = match message::receive(control.as_raw_fd()) {
+            Ok(received) => received,
+            // The runner is done with the slot, or gone.
+            Err(_) => std::process::exit(0),
+        };
+        let answer = match (RunRequest::from_bytes(&bytes), run_fds(fds)) {
+            (Some(request), Some(fds)) => make_run(&control, &request, fds, &template),
+            _ => Err(std::io::Error::other("a malformed request")),
+        };
+        if let Err(error) = answer {
+            let text = format!("error {error}");
+            // The runner hears of a failed run by its end, too.
+            let _ = message::send(control.as_raw_fd(), text.as_bytes(), &[]);
+        }
+    }
+}
+
+/// A request's descriptors, in their order.
+fn run_fds(fds: Vec<OwnedFd>) -> Option<RunFds> {
+    if fds.len() != REQUEST_FDS {
+        return None;
+    }
+    let mut fds = fds.into_iter();
+    Some(RunFds {
+        stdin: fds.next()?,
+        stdout: fds.next()?,
+        stderr: fds.next()?,
+        status: fds.next()?,
+        start: fds.next()?,
+    })
+}
+
+/// Makes one run: its PID 1 in new PID, mount and IPC namespaces; answers
+/// the runner with a pidfd of it, then waits for it to end.
+fn make_run(
+    control: &OwnedFd,
+    request: &RunRequest,
+    fds: RunFds,
+    template: &RunTemplate,
+) -> std::io::Result<()> {
+    let flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::SIGCHLD;
+    // SAFETY: clone without CLONE_VM forks this single-threaded process;
+    // the child runs init::serve, which never returns.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) } as libc::pid_t;
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // The run's PID 1 needs nothing of the zygote's; init::serve never
+        // returns, so `control` is never dropped (closed twice) here.
+        // SAFETY: closing the control socket in this process only.
+        unsafe { libc::close(control.as_raw_fd()) };
+        init::serve(request, fds, template);
+    }
+    drop(fds);
+    // SAFETY: pidfd_open has no memory-safety preconditions.
+    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let sent = if pidfd < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        // SAFETY: a descriptor pidfd_open just made, owned here alone.
+        let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd as RawFd) };
+        message::send(control.as_raw_fd(), b"ok", &[pidfd.as_raw_fd()])
+    };
+    if sent.is_err() {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes only to `status`.
+        let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if reaped == pid || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            break;
+        }
+    }
+    sent
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> impl Iterator<Item = OsString> {
+        text.split(' ')
+            .map(OsString::from)
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn the_arguments_are_read_back() {
+        let arguments = parse(words(
+            "5 6 --tmp /tmp/x/a.out --tmp /tmp/y -- /tmp/x/a.out -v",
+        ))
+        .unwrap();
+        assert_eq!((arguments.control, arguments.filter), (5, 6));
+        assert_eq!(
+            arguments.in_tmp,
+            [PathBuf::from("/tmp/x/a.out"), PathBuf::from("/tmp/y")]
+        );
+        assert_eq!(arguments.program, ["/tmp/x/a.out", "-v"]);
+        for bad in ["5 6 /tmp -- a", "5 6 --", "1 6 -- a", "x 6 -- a", "5"] {
+            assert!(parse(words(bad)).is_none(), "{bad}");
+        }
+    }
+}

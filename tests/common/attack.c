@@ -1,0 +1,397 @@
+/*
+ * A program under test that attacks its judge, one attack per subcommand.
+ *
+ * Each attack says what it reached on standard error, one line:
+ *
+ *     reached: WHAT          the attack succeeded
+ *     blocked: WHY           it did not
+ *
+ * and exits 42 when it reached something, 0 when not; it prints nothing on
+ * standard output (so a judge that ran it gives a wrong answer, or a runtime
+ * error for status 42). The tests run each attack in the sandbox, where it
+ * must be blocked, and where the sandbox is not, where it must reach what it
+ * aims at: so each test shows that its probe can see success.
+ *
+ * Every attack is safe to succeed: none writes a kernel setting (files of
+ * /proc/sys are opened for writing and closed at once, never written), and
+ * files are created only in folders the test names.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/netlink.h>
+#include <linux/vm_sockets.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <stddef.h>
+#include <unistd.h>
+
+static int reached;
+static char first[512];
+
+/* Records one success; the first one is what the report names. */
+static void reach(const char *what) {
+    if (!reached++) snprintf(first, sizeof first, "%s", what);
+}
+
+static int report(const char *blocked) {
+    if (reached) {
+        fprintf(stderr, "reached: %s (%d in all)\n", first, reached);
+        return 42;
+    }
+    fprintf(stderr, "blocked: %s\n", blocked);
+    return 0;
+}
+
+/* ---- kernel settings ---- */
+
+static int writable_files;
+static int open_for_writing(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void) st; (void) ftw;
+    if (type != FTW_F) return 0;
+    /* Opened, never written: opening a sysctl changes nothing. */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        close(fd);
+        writable_files++;
+        reach(path);
+    }
+    return 0;
+}
+
+/* Every file of /proc/sys, /proc/sysrq-trigger, and the files named. */
+static int kernel(int argc, char **argv) {
+    open_for_writing("/proc/sys/kernel/core_pattern", NULL, FTW_F, NULL);
+    open_for_writing("/proc/sysrq-trigger", NULL, FTW_F, NULL);
+    nftw("/proc/sys", open_for_writing, 16, FTW_PHYS);
+    for (int i = 0; i < argc; i++) open_for_writing(argv[i], NULL, FTW_F, NULL);
+    if (access("/sys/kernel", F_OK) == 0) fprintf(stderr, "note: /sys is visible\n");
+    return report("no file of /proc/sys, nor /proc/sysrq-trigger, opens for writing");
+}
+
+/* ---- root's files ---- */
+
+static int root_files(int argc, char **argv) {
+    const char *paths[64] = {"/etc/shadow", "/root/.bashrc", "/root/.profile"};
+    int count = 3;
+    for (int i = 0; i < argc && count < 64; i++) paths[count++] = argv[i];
+    for (int i = 0; i < count; i++) {
+        int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+        char byte;
+        if (fd >= 0 && read(fd, &byte, 1) >= 0) reach(paths[i]);
+        if (fd >= 0) close(fd);
+    }
+    DIR *root = opendir("/root");
+    if (root) {
+        if (readdir(root)) reach("/root (listed)");
+        closedir(root);
+    }
+    return report("no root-only file read, /root not listed");
+}
+
+/* ---- sockets ---- */
+
+static int unix_stream(const char *path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) return report("socket(AF_UNIX) refused");
+    if (connect(fd, (struct sockaddr *) &address, sizeof address) == 0) reach(path);
+    return report("connect failed");
+}
+
+/* The attack: a datagram socket pair, then sendto a socket file. */
+static int unix_datagram(const char *path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_DGRAM, 0, pair) != 0)
+        return report("socketpair(AF_UNIX, SOCK_DGRAM) refused");
+    if (sendto(pair[0], "attack", 6, 0, (struct sockaddr *) &address, sizeof address) == 6)
+        reach(path);
+    return report("sendto failed");
+}
+
+static int abstract(const char *name) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path + 1, name, sizeof address.sun_path - 2);
+    socklen_t length = offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) return report("socket(AF_UNIX) refused");
+    if (connect(fd, (struct sockaddr *) &address, length) == 0) reach(name);
+    return report("connect to the abstract name failed");
+}
+
+static int loopback(int type, int port) {
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int fd = socket(AF_INET, type, 0);
+    if (fd < 0) return report("socket(AF_INET) refused");
+    if (type == SOCK_STREAM) {
+        if (connect(fd, (struct sockaddr *) &address, sizeof address) == 0) reach("127.0.0.1 (TCP)");
+    } else if (sendto(fd, "attack", 6, 0, (struct sockaddr *) &address, sizeof address) == 6) {
+        reach("127.0.0.1 (UDP datagram sent)");
+    }
+    return report("no connection");
+}
+
+static int families(void) {
+    int fd = socket(AF_VSOCK, SOCK_STREAM, 0);
+    if (fd >= 0) reach("a vsock socket");
+    else if (errno != EAFNOSUPPORT) fprintf(stderr, "vsock: %s\n", strerror(errno));
+    fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+    if (fd >= 0) reach("a netlink socket");
+    return report("neither vsock nor netlink sockets");
+}
+
+/* Kernel memory: MIB mebibytes queued in socket pairs, or in pipes. */
+static int kernel_memory(const char *how, long mib) {
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+    static char block[1 << 16];
+    memset(block, 1, sizeof block);
+    long queued = 0;
+    int pipes = strcmp(how, "pipes") == 0;
+    while (queued < (mib << 20)) {
+        int ends[2];
+        int made = pipes ? pipe2(ends, O_NONBLOCK) : socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, ends);
+        if (made != 0) {
+            fprintf(stderr, "%s after %ld MiB: %s\n", pipes ? "pipe" : "socketpair", queued >> 20, strerror(errno));
+            break;
+        }
+        if (pipes) fcntl(ends[1], F_SETPIPE_SZ, 1 << 20);
+        else {
+            int size = 1 << 30;
+            setsockopt(ends[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+        }
+        ssize_t written;
+        while ((written = write(ends[1], block, sizeof block)) > 0) queued += written;
+    }
+    if (queued >= (mib << 20)) {
+        static char what[64];
+        snprintf(what, sizeof what, "%ld MiB held in %s", queued >> 20, how);
+        reach(what);
+    }
+    return report("the memory could not be held");
+}
+
+/* ---- processes ---- */
+
+/* Leaves a process behind: a daemon, in a session of its own, that sleeps
+ * for SECONDS (a number that marks it for the test to find). */
+static int leave(const char *seconds) {
+    pid_t child = fork();
+    if (child == 0) {
+        setsid();
+        if (fork() == 0) {
+            /* Its standard streams closed, so that nothing waits for it. */
+            int null = open("/dev/null", O_RDWR);
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+            execl("/bin/sleep", "sleep", seconds, (char *) NULL);
+            _exit(127);
+        }
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+    return report("left a sleeper behind; the test looks for it");
+}
+
+static int trace(void) {
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    if (ptrace(PTRACE_ATTACH, child, NULL, NULL) == 0) reach("ptrace of its own child");
+    long word = 0;
+    struct iovec local = {&word, sizeof word}, remote = {&word, sizeof word};
+    if (process_vm_readv(child, &local, 1, &remote, 1, 0) > 0) reach("process_vm_readv of its own child");
+    /* Only its own child: tracing anything else could stop a process of the
+     * machine when the attack succeeds outside a sandbox. */
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    return report("no ptrace, no process_vm_readv");
+}
+
+static int user_namespace(void) {
+    pid_t child = fork();
+    if (child == 0) _exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+    int status;
+    waitpid(child, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) reach("unshare(CLONE_NEWUSER)");
+    long pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+    if (pid == 0) _exit(0);
+    if (pid > 0) {
+        waitpid(pid, NULL, 0);
+        reach("clone(CLONE_NEWUSER)");
+    }
+    return report("no new user namespace");
+}
+
+static int io_uring(void) {
+    char parameters[120] = {0};
+    long fd = syscall(425, 8, parameters);
+    if (fd >= 0) reach("an io_uring");
+    return report("no io_uring");
+}
+
+/* More processes than the run's own: init, itself, and its parent shell at
+ * most. */
+static int processes(void) {
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    int seen = 0;
+    while (proc && (entry = readdir(proc)))
+        if (entry->d_name[0] >= '1' && entry->d_name[0] <= '9') seen++;
+    if (seen > 3) {
+        static char what[64];
+        snprintf(what, sizeof what, "%d processes in /proc", seen);
+        reach(what);
+    }
+    return report("only the run's own processes in /proc");
+}
+
+/* Root, or a capability. */
+static int privileges(void) {
+    if (getuid() == 0 || geteuid() == 0) reach("uid 0");
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[256];
+    while (status && fgets(line, sizeof line, status))
+        if (strncmp(line, "CapEff:", 7) == 0 && strtoull(line + 7, NULL, 16) != 0) reach("a capability");
+    return report("not root, no capability");
+}
+
+/* ---- files ---- */
+
+/* A folder named with a leading '@': the test's way of naming a place
+ * without the judge showing it in the sandbox. */
+static const char *place(const char *named) {
+    return named[0] == '@' ? named + 1 : named;
+}
+
+static int write_in(int argc, char **argv) {
+    for (int i = 0; i < argc; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/attack-%d", place(argv[i]), (int) getpid());
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+            reach(place(argv[i]));
+        }
+    }
+    return report("no folder named was writable");
+}
+
+/* Reads every file under FOLDER; looks for other runs' marker files in the
+ * temporary folder, in other processes' roots and in the host's runs'
+ * folders; leaves its own marker MARKER-PID first. */
+static int files_read;
+static int read_file(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void) st; (void) ftw;
+    if (type != FTW_F) return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char byte;
+    if (fd >= 0 && read(fd, &byte, 1) >= 0) {
+        files_read++;
+        reach(path);
+    }
+    if (fd >= 0) close(fd);
+    return 0;
+}
+
+static const char *marker;
+static char own[256];
+static int find_marker(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void) st; (void) ftw;
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    if (type == FTW_F && strncmp(name, marker, strlen(marker)) == 0 && strcmp(name, own) != 0)
+        reach(path);
+    return 0;
+}
+
+static int peek(const char *folder, const char *mark) {
+    marker = mark;
+    snprintf(own, sizeof own, "%s-%d", mark, (int) getpid());
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tmp, own);
+    close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+    usleep(300 * 1000);
+    nftw(folder, read_file, 16, FTW_PHYS);
+    nftw("/tmp", find_marker, 16, FTW_PHYS);
+    /* Other processes' temporary folders, where their root is not ours. */
+    struct stat root, theirs;
+    stat("/", &root);
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    while (proc && (entry = readdir(proc))) {
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%s/root", entry->d_name);
+        if (stat(path, &theirs) != 0 || (theirs.st_dev == root.st_dev && theirs.st_ino == root.st_ino))
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/root/tmp", entry->d_name);
+        nftw(path, find_marker, 16, FTW_PHYS);
+    }
+    return report("no data file read, no other run's file found");
+}
+
+/* ---- output ---- */
+
+/* BYTES of standard error, then the program given. */
+static int flood(long bytes, char **program) {
+    static char block[1 << 16];
+    memset(block, 'e', sizeof block);
+    for (long left = bytes; left > 0;) {
+        ssize_t written = write(2, block, left < (long) sizeof block ? left : (long) sizeof block);
+        if (written <= 0) break;
+        left -= written;
+    }
+    execv(program[0], program);
+    return 127;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    const char *attack = argv[1];
+    if (!strcmp(attack, "kernel")) return kernel(argc - 2, argv + 2);
+    if (!strcmp(attack, "root-files")) return root_files(argc - 2, argv + 2);
+    if (!strcmp(attack, "unix-stream") && argc > 2) return unix_stream(argv[2]);
+    if (!strcmp(attack, "unix-datagram") && argc > 2) return unix_datagram(argv[2]);
+    if (!strcmp(attack, "abstract") && argc > 2) return abstract(argv[2]);
+    if (!strcmp(attack, "tcp") && argc > 2) return loopback(SOCK_STREAM, atoi(argv[2]));
+    if (!strcmp(attack, "udp") && argc > 2) return loopback(SOCK_DGRAM, atoi(argv[2]));
+    if (!strcmp(attack, "families")) return families();
+    if (!strcmp(attack, "kernel-memory") && argc > 3) return kernel_memory(argv[2], atol(argv[3]));
+    if (!strcmp(attack, "leave") && argc > 2) return leave(argv[2]);
+    if (!strcmp(attack, "ptrace")) return trace();
+    if (!strcmp(attack, "userns")) return user_namespace();
+    if (!strcmp(attack, "privileges")) return privileges();
+    if (!strcmp(attack, "io_uring")) return io_uring();
+    if (!strcmp(attack, "processes")) return processes();
+    if (!strcmp(attack, "write")) return write_in(argc - 2, argv + 2);
+    if (!strcmp(attack, "peek") && argc > 3) return peek(place(argv[2]), argv[3]);
+    if (!strcmp(attack, "flood") && argc > 3) return flood(atol(argv[2]), argv + 3);
+    fprintf(stderr, "unknown attack %s\n", attack);
+    return 2;
+}

@@ -1,0 +1,583 @@
+//! The sandbox's promises, each attacked by a real program through the
+//! binary under `--sandbox on`.
+//!
+//! The attacker is `tests/common/attack.c`, one attack per subcommand. It
+//! says on standard error what it reached (`reached: …`) or why not
+//! (`blocked: …`), and exits 42 when it reached something: a judge then
+//! gives a runtime error, and a wrong output format (no output) otherwise. Each
+//! test runs its attack in the sandbox, where it must be blocked, and where
+//! the attack succeeds (the program run directly, or `--sandbox off`),
+//! where the probe must say so: a probe that cannot see success would pass
+//! anything.
+//!
+//! Every attack is safe when it succeeds: none writes a kernel setting (it
+//! opens them for writing and closes them), files are made only in folders
+//! the test names, and only the attacker's own child is traced.
+//!
+//! The suite runs as root (CI) and as an unprivileged user (`.ci/run` runs
+//! it so too). Where the user's side cannot show a probe's success (a
+//! non-root user cannot open a kernel setting for writing outside a sandbox
+//! either), the test says so and checks what it can. Without bubblewrap
+//! each test says it is skipped, and fails under CI.
+
+mod common;
+
+use std::io::ErrorKind;
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::{SocketAddr, UnixDatagram, UnixListener};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use common::programs::{compile, have_sandbox, is_root};
+use common::stderr;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
+
+/// The attacker, built once.
+fn attacker() -> &'static str {
+    static ATTACKER: OnceLock<(tempfile::TempDir, String)> = OnceLock::new();
+    let (_, path) = ATTACKER.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = compile(dir.path(), "attack", include_str!("common/attack.c"));
+        (dir, path)
+    });
+    path
+}
+
+/// What an attack said of itself.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// It reached this.
+    Reached(String),
+    /// It did not, for this reason.
+    Blocked(String),
+}
+
+impl Outcome {
+    /// The attack's line among the program's standard error, if it got to
+    /// say anything (a run killed at its memory limit may not).
+    fn said(stderr: &str) -> Option<Outcome> {
+        stderr.lines().find_map(|line| {
+            if let Some(what) = line.strip_prefix("reached: ") {
+                Some(Outcome::Reached(what.to_owned()))
+            } else {
+                line.strip_prefix("blocked: ")
+                    .map(|why| Outcome::Blocked(why.to_owned()))
+            }
+        })
+    }
+
+    /// The attack's line, which it must have said.
+    fn of(stderr: &str) -> Outcome {
+        Outcome::said(stderr).unwrap_or_else(|| panic!("the attack said nothing: {stderr:?}"))
+    }
+
+    fn reached(&self) -> bool {
+        matches!(self, Outcome::Reached(_))
+    }
+}
+
+/// The command line that runs `attack` with `args`.
+fn command_line(args: &[&str]) -> String {
+    std::iter::once(attacker())
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The attack run by `stress --sandbox MODE` on one board, with `extra`
+/// flags: what it said, if anything, and the verdict.
+fn judged(sandbox: &str, args: &[&str], extra: &[&str]) -> (Option<Outcome>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let program = command_line(args);
+    let output = common::binary()
+        .args([
+            "stress",
+            "--program",
+            &program,
+            "--seed",
+            "1",
+            "--boards",
+            "1",
+        ])
+        .args(["--sandbox", sandbox, "--json", json.to_str().unwrap()])
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let run = &report["failure"]["run"];
+    (
+        Outcome::said(run["program_stderr"].as_str().unwrap()),
+        run["verdict"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// The attack in the sandbox: what it said.
+fn in_sandbox(args: &[&str], extra: &[&str]) -> Outcome {
+    let (outcome, verdict) = judged("on", args, extra);
+    let outcome = outcome.unwrap_or_else(|| panic!("the attack said nothing ({verdict})"));
+    // Reached: exit status 42, a runtime error; blocked: no output.
+    assert_eq!(
+        verdict == "RTE",
+        outcome.reached(),
+        "{verdict}: {outcome:?}"
+    );
+    outcome
+}
+
+/// The attack run directly, as the caller, outside any sandbox.
+fn outside(args: &[&str]) -> Outcome {
+    let output = Command::new(attacker()).args(args).output().unwrap();
+    Outcome::of(&stderr(&output))
+}
+
+/// Whether the sandbox's tests can run here (else they say why, and fail
+/// under CI).
+fn sandbox(test: &str) -> bool {
+    have_sandbox(test)
+}
+
+#[test]
+fn no_kernel_setting_opens_for_writing() {
+    if !sandbox("no_kernel_setting_opens_for_writing") {
+        return;
+    }
+    let outcome = in_sandbox(&["kernel"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    // The probe sees success: as root, outside, core_pattern opens (it is
+    // never written); as another user, a file of the test's does.
+    if is_root() {
+        match outside(&["kernel"]) {
+            Outcome::Reached(what) => {
+                assert!(what.starts_with("/proc/sys/kernel/core_pattern "), "{what}");
+            }
+            blocked => panic!("the probe cannot see success: {blocked:?}"),
+        }
+    } else {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("setting");
+        std::fs::write(&file, "").unwrap();
+        assert!(outside(&["kernel", file.to_str().unwrap()]).reached());
+    }
+}
+
+#[test]
+fn the_program_is_never_root_and_has_no_capability() {
+    if !sandbox("the_program_is_never_root_and_has_no_capability") {
+        return;
+    }
+    let outcome = in_sandbox(&["privileges"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    if is_root() {
+        assert!(outside(&["privileges"]).reached(), "the probe sees root");
+    }
+}
+
+#[test]
+fn a_file_only_root_may_read_stays_unreadable() {
+    let test = "a_file_only_root_may_read_stays_unreadable";
+    if !sandbox(test) {
+        return;
+    }
+    // A folder anyone may enter, shown in the sandbox, holding a file only
+    // its owner may read: root's, when the test is root.
+    let dir = tempfile::tempdir().unwrap();
+    let shown = dir.path().join("shown");
+    std::fs::create_dir(&shown).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&shown, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let secret = shown.join("secret");
+    std::fs::write(&secret, "root's").unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let secret = secret.to_str().unwrap();
+    let bind = ["--sandbox-bind", shown.to_str().unwrap()];
+    let outcome = if is_root() {
+        in_sandbox(&["root-files", "/nonexistent"], &bind)
+    } else {
+        in_sandbox(&["root-files"], &[])
+    };
+    assert!(!outcome.reached(), "{outcome:?}");
+    if is_root() {
+        // Named on the command line, it is refused rather than shown.
+        let output = common::run(&[
+            "stress",
+            "--program",
+            &command_line(&["root-files", secret]),
+            "--sandbox",
+            "on",
+            "--boards",
+            "1",
+        ]);
+        assert!(
+            stderr(&output).contains("only its owner may read it"),
+            "{output:?}"
+        );
+        assert!(
+            outside(&["root-files", secret]).reached(),
+            "the probe reads"
+        );
+    } else {
+        eprintln!("{test}: not root, so no file only root may read can be made to show the probe");
+    }
+}
+
+/// Whether `stderr` of a run outside says a connection or datagram went
+/// through.
+fn reaches(args: &[&str]) -> bool {
+    outside(args).reached()
+}
+
+#[test]
+fn no_socket_reaches_a_socket_file_of_the_machine() {
+    if !sandbox("no_socket_reaches_a_socket_file_of_the_machine") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("stream.sock");
+    let listener = UnixListener::bind(&stream).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let datagram = dir.path().join("datagram.sock");
+    let receiver = UnixDatagram::bind(&datagram).unwrap();
+    receiver.set_nonblocking(true).unwrap();
+    let (stream, datagram) = (stream.to_str().unwrap(), datagram.to_str().unwrap());
+    // Named on the command line, the socket files are shown in the sandbox:
+    // a read-only mount would not stop a connect; the filter must.
+    for attack in [["unix-stream", stream], ["unix-datagram", datagram]] {
+        let outcome = in_sandbox(&attack, &[]);
+        assert!(!outcome.reached(), "{attack:?}: {outcome:?}");
+    }
+    assert_eq!(
+        listener.accept().map(|_| ()).unwrap_err().kind(),
+        ErrorKind::WouldBlock
+    );
+    assert_eq!(
+        receiver.recv(&mut [0; 16]).unwrap_err().kind(),
+        ErrorKind::WouldBlock,
+        "a datagram came through"
+    );
+    assert!(reaches(&["unix-stream", stream]), "the probe connects");
+    assert!(reaches(&["unix-datagram", datagram]), "the probe sends");
+    assert_eq!(receiver.recv(&mut [0; 16]).unwrap(), 6);
+}
+
+#[test]
+fn no_socket_reaches_an_abstract_name_or_the_loopback() {
+    if !sandbox("no_socket_reaches_an_abstract_name_or_the_loopback") {
+        return;
+    }
+    let name = format!("rotation-game-attack-{}", std::process::id());
+    let address = <SocketAddr as SocketAddrExt>::from_abstract_name(name.as_bytes()).unwrap();
+    let abstract_listener = UnixListener::bind_addr(&address).unwrap();
+    abstract_listener.set_nonblocking(true).unwrap();
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    tcp.set_nonblocking(true).unwrap();
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let (tcp_port, udp_port) = (
+        tcp.local_addr().unwrap().port().to_string(),
+        udp.local_addr().unwrap().port().to_string(),
+    );
+    let attacks = [
+        ["abstract", name.as_str()],
+        ["tcp", tcp_port.as_str()],
+        ["udp", udp_port.as_str()],
+    ];
+    for attack in attacks {
+        let outcome = in_sandbox(&attack, &[]);
+        assert!(!outcome.reached(), "{attack:?}: {outcome:?}");
+    }
+    assert!(abstract_listener.accept().is_err());
+    assert!(tcp.accept().is_err());
+    assert!(udp.recv(&mut [0; 16]).is_err(), "a datagram came through");
+    for attack in attacks {
+        assert!(reaches(&attack), "the probe reaches it: {attack:?}");
+    }
+}
+
+#[test]
+fn neither_vsock_nor_netlink_sockets_can_be_made() {
+    if !sandbox("neither_vsock_nor_netlink_sockets_can_be_made") {
+        return;
+    }
+    let outcome = in_sandbox(&["families"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    assert!(reaches(&["families"]), "the probe makes a netlink socket");
+}
+
+#[test]
+fn no_io_uring() {
+    if !sandbox("no_io_uring") {
+        return;
+    }
+    let outcome = in_sandbox(&["io_uring"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    let outside = outside(&["io_uring"]);
+    if !outside.reached() {
+        eprintln!("no_io_uring: this kernel has no io_uring to show the probe: {outside:?}");
+    }
+}
+
+#[test]
+fn kernel_memory_held_for_the_program_counts_against_its_limit() {
+    let test = "kernel_memory_held_for_the_program_counts_against_its_limit";
+    if !sandbox(test) {
+        return;
+    }
+    // 300 MiB held in socket pairs' buffers, then in pipes' buffers, under
+    // a limit of 128 MiB: the run's cgroup counts them and stops it; without
+    // one, socket pairs are refused and the kernel's per-user limit on pipe
+    // buffers holds.
+    for how in ["socketpairs", "pipes"] {
+        let (outcome, verdict) = judged(
+            "on",
+            &["kernel-memory", how, "300"],
+            &["--memory-limit", "128"],
+        );
+        match outcome {
+            // Killed at the limit before it could say anything.
+            None => assert_eq!(verdict, "MLE", "{how}"),
+            Some(outcome) => assert!(!outcome.reached(), "{how}: {outcome:?}"),
+        }
+        let outside = outside(&["kernel-memory", how, "300"]);
+        if is_root() || how == "socketpairs" {
+            assert!(outside.reached(), "the probe holds it: {outside:?}");
+        } else if !outside.reached() {
+            eprintln!(
+                "{test}: the kernel's per-user limit on pipe buffers stops the probe outside too"
+            );
+        }
+    }
+}
+
+#[test]
+fn nothing_outside_the_work_folder_is_writable() {
+    if !sandbox("nothing_outside_the_work_folder_is_writable") {
+        return;
+    }
+    // A folder anyone may write to, shown in the sandbox.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let shown = dir.path().to_str().unwrap();
+    let home = format!(
+        "@{}",
+        std::env::var("HOME").unwrap_or_else(|_| "/root".into())
+    );
+    let folder = format!("@{shown}");
+    // Named with a leading `@`, which the attacker drops, so that the
+    // command line does not show them in the sandbox (it would, read-only)
+    // and the attack meets each place as the sandbox has it, or not at all.
+    let places = [
+        "@/",
+        "@/usr",
+        "@/usr/bin",
+        "@/etc",
+        "@/var/tmp",
+        "@/home",
+        "@/root",
+        "@/run",
+        "@/dev",
+        "@/dev/pts",
+        "@/proc",
+        "@/sys",
+        &home,
+        &folder,
+    ];
+    let outcome = in_sandbox(
+        &[&["write"], &places[..]].concat(),
+        &["--sandbox-bind", shown],
+    );
+    assert!(!outcome.reached(), "{outcome:?}");
+    // The work folder and /dev/shm are writable: the probe succeeds there.
+    for work in ["@/tmp", "@/dev/shm"] {
+        let outcome = in_sandbox(&["write", work], &[]);
+        assert!(outcome.reached(), "{work}: {outcome:?}");
+    }
+    assert!(reaches(&["write", &folder]), "the probe writes outside");
+}
+
+#[test]
+fn no_other_process_can_be_traced() {
+    if !sandbox("no_other_process_can_be_traced") {
+        return;
+    }
+    let outcome = in_sandbox(&["ptrace"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    let scope = std::fs::read_to_string("/proc/sys/kernel/yama/ptrace_scope").unwrap_or_default();
+    if scope.trim() < "2" {
+        assert!(reaches(&["ptrace"]), "the probe traces its child");
+    }
+}
+
+#[test]
+fn no_new_user_namespace() {
+    if !sandbox("no_new_user_namespace") {
+        return;
+    }
+    let outcome = in_sandbox(&["userns"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    // Outside, root may always; others where the machine lets them (the
+    // sandbox itself needs that, so it does here).
+    assert!(reaches(&["userns"]), "the probe makes one");
+}
+
+#[test]
+fn proc_shows_only_the_runs_own_processes() {
+    if !sandbox("proc_shows_only_the_runs_own_processes") {
+        return;
+    }
+    let outcome = in_sandbox(&["processes"], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    assert!(reaches(&["processes"]), "the probe sees the machine's");
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
+        })
+        .collect()
+}
+
+#[test]
+fn no_process_outlives_its_run() {
+    if !sandbox("no_process_outlives_its_run") {
+        return;
+    }
+    // The sleeper's seconds mark it.
+    let marker = format!("600.{}1", std::process::id());
+    let outcome = in_sandbox(&["leave", &marker], &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    assert_eq!(processes_with(&marker), Vec::<u32>::new(), "still running");
+    // Outside, it stays: the probe's sleeper can be found (and is ended).
+    let marker = format!("600.{}2", std::process::id());
+    outside(&["leave", &marker]);
+    let survivors = processes_with(&marker);
+    for pid in &survivors {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
+    }
+    assert_eq!(survivors.len(), 1, "the probe's sleeper is found");
+}
+
+/// A folder of test files (`N.in`, `N.ans`), for `judge`.
+fn test_folder(dir: &Path, files: usize) -> String {
+    let data = dir.join("data");
+    std::fs::create_dir(&data).unwrap();
+    for file in 1..=files {
+        std::fs::write(
+            data.join(format!("{file}.in")),
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n",
+        )
+        .unwrap();
+        std::fs::write(data.join(format!("{file}.ans")), "AC\n2\n").unwrap();
+    }
+    data.to_str().unwrap().to_owned()
+}
+
+/// `judge` of the attack on a folder of four files, two at a time: the
+/// verdicts.
+fn judge_verdicts(sandbox: &str, data: &str, attack: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let output = common::run(&[
+        "judge",
+        "--program",
+        &command_line(attack),
+        data,
+        "--jobs",
+        "2",
+        "--sandbox",
+        sandbox,
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["verdict"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn during_judge_neither_the_data_folder_nor_another_runs_files_are_in_reach() {
+    if !sandbox("during_judge_neither_the_data_folder_nor_another_runs_files_are_in_reach") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = test_folder(dir.path(), 4);
+    let marker = format!("attack-marker-{}", std::process::id());
+    // Each run leaves a marker in its work folder, and looks for the
+    // others' and for the data: a runtime error (42) if it finds any.
+    let named = format!("@{data}");
+    let attack = ["peek", named.as_str(), marker.as_str()];
+    assert_eq!(judge_verdicts("on", &data, &attack), ["PE"; 4]);
+    // Without the sandbox it reads the test files: the probe sees them.
+    assert!(
+        judge_verdicts("off", &data, &attack)
+            .iter()
+            .all(|verdict| verdict == "RTE")
+    );
+}
+
+#[test]
+fn a_flood_of_standard_error_is_cut_counted_and_changes_no_verdict() {
+    if !sandbox("a_flood_of_standard_error_is_cut_counted_and_changes_no_verdict") {
+        return;
+    }
+    let flood = 64 << 20;
+    let bytes = flood.to_string();
+    // Then the right answers: accepted.
+    let passing = common::run(&[
+        "stress",
+        "--program",
+        &command_line(&["flood", &bytes, BINARY, "solve"]),
+        "--sandbox",
+        "on",
+        "--boards",
+        "3",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(passing.status.code(), Some(0), "{passing:?}");
+    // Then a crash: the report keeps the start and counts the rest.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let failing: Output = common::run(&[
+        "stress",
+        "--program",
+        &command_line(&["flood", &bytes, "/bin/false"]),
+        "--sandbox",
+        "on",
+        "--boards",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(failing.status.code(), Some(1), "{failing:?}");
+    assert!(
+        common::stdout(&failing).contains(&format!(
+            "program stderr (the first 4096 of {flood} bytes): "
+        )),
+        "{failing:?}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let run = &report["failure"]["run"];
+    assert_eq!(run["verdict"], "RTE");
+    assert_eq!(run["program_stderr"].as_str().unwrap().len(), 4096);
+    assert_eq!(run["program_stderr_bytes"], flood);
+}

@@ -175,8 +175,15 @@ measure-identical BEFORE=measure_before AFTER="":
     after=$(benches/measure/binary.sh {{quote(AFTER)}})
     benches/measure/identical.sh "$before" "$after" target/measure/identical
 
+# What a judged run costs: stress with the sandbox on and off against bare exec and bare bwrap starts of the same program, 1 and 2 jobs, RUNS boards, interleaved: runs per second and the ratios (REVISION's binary; the work tree's by default).
+measure-runs RUNS="200" ROUNDS="3" REVISION="":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    binary=$(benches/measure/binary.sh {{quote(REVISION)}})
+    benches/measure/runs.sh "$binary" {{RUNS}} {{ROUNDS}}
+
 # Every measure-* recipe in turn, with their defaults.
-measure-all: measure-identical measure-solve measure-check measure-verify
+measure-all: measure-identical measure-solve measure-check measure-verify measure-runs
 
 # Fuzz TARGET for SECONDS s (`cd fuzz && cargo fuzz list` names the targets); corpus in fuzz/corpus/TARGET, crashes in fuzz/artifacts/TARGET.
 fuzz TARGET SECONDS="60":

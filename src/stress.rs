@@ -63,6 +63,7 @@ pub mod runner;
 pub mod sandbox;
 mod sandbox_user;
 mod seccomp;
+mod signal_name;
 mod slot;
 pub mod verdict;
 mod work_dir;
@@ -90,4 +91,5 @@ pub use runner::{
 };
 pub use sandbox::{SandboxError, SandboxMode};
 pub use sandbox_user::{FIRST_UID, UIDS};
-pub use verdict::{Judgement, TimeLimitKind, Verdict, judge, signal_name};
+pub use signal_name::signal_name;
+pub use verdict::{Judgement, TimeLimitKind, Verdict, judge};

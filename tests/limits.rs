@@ -43,6 +43,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use common::processes::survivors;
 use common::programs::{HOG, SPINNER, compile};
 use serde_json::Value;
 
@@ -377,32 +378,14 @@ fn groups_left_by(pid: u32) -> Vec<PathBuf> {
     left
 }
 
-/// The processes whose command line holds `path` (a zombie's is empty),
-/// as pgrep finds them.
-fn processes_with(path: &str) -> Vec<u32> {
-    let output = Command::new("pgrep")
-        .arg("-f")
-        .arg(path.replace('.', "\\."))
-        .output()
-        .expect("pgrep (procps) runs");
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| line.trim().parse().ok())
-        .collect()
-}
-
-/// Checks that no process of the test programs `program` is left (after
+/// Checks that no process of the test program `program` is left (after
 /// 10 s at most for the killed to go); kills those left, and fails.
 fn nothing_left_running(program: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes_with(program).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let survivors = processes_with(program);
-    for pid in &survivors {
-        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-    }
-    assert_eq!(survivors, Vec::<u32>::new(), "still running: {program}");
+    assert_eq!(
+        survivors(program),
+        Vec::<u32>::new(),
+        "still running: {program}"
+    );
 }
 
 /// The only run of a campaign, with its verdict and message.

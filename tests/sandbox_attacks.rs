@@ -30,8 +30,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+use common::processes::{processes_with, survivors};
 use common::programs::{compile, have_sandbox, is_root};
-use common::stderr;
+use common::{stderr, stdout};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
@@ -435,19 +436,6 @@ fn proc_shows_only_the_runs_own_processes() {
     assert!(reaches(&["processes"]), "the probe sees the machine's");
 }
 
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
-        })
-        .collect()
-}
-
 #[test]
 fn no_process_outlives_its_run() {
     if !sandbox("no_process_outlives_its_run") {
@@ -467,6 +455,56 @@ fn no_process_outlives_its_run() {
         unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
     }
     assert_eq!(survivors.len(), 1, "the probe's sleeper is found");
+}
+
+#[test]
+fn a_run_leaves_nothing_for_the_next() {
+    if !sandbox("a_run_leaves_nothing_for_the_next") {
+        return;
+    }
+    // Each run looks for files and a sleeper that the run before it left,
+    // leaves them itself, then answers. One job: the runs follow each
+    // other in the same job slot.
+    let marker = format!("600.{}3", std::process::id());
+    let program = command_line(&["inherit", &marker, BINARY, "solve"]);
+    let campaign = |sandbox: &str| {
+        common::binary()
+            .args([
+                "stress",
+                "--program",
+                &program,
+                "--seed",
+                "1",
+                "--boards",
+                "3",
+            ])
+            .args(["--cases-per-run", "1", "--jobs", "1", "--sandbox", sandbox])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let sandboxed = campaign("on");
+    let left = survivors(&marker);
+    // Without the sandbox, the second run finds what the first left in
+    // /tmp: the probe sees what a run leaves.
+    let unsandboxed = campaign("off");
+    for folder in ["/tmp", "/dev/shm"] {
+        let _ = std::fs::remove_file(format!("{folder}/{marker}-left"));
+    }
+    survivors(&marker);
+    assert_eq!(
+        sandboxed.status.code(),
+        Some(0),
+        "a run found what another left: {}",
+        stdout(&sandboxed)
+    );
+    assert_eq!(left, Vec::<u32>::new(), "a sleeper outlived its run");
+    assert_eq!(unsandboxed.status.code(), Some(1), "{unsandboxed:?}");
+    assert!(
+        stdout(&unsandboxed).contains(&format!("reached: /tmp/{marker}-left")),
+        "{}",
+        stdout(&unsandboxed)
+    );
 }
 
 /// A folder of test files (`N.in`, `N.ans`), for `judge`.

@@ -15,11 +15,11 @@
 
 mod common;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::processes::{processes_with, survivors};
 use common::programs::{
     BURNER, FORKER, HOG, SEGFAULT, SPINNER, compile, have_cgroup, have_sandbox, machine, script,
 };
@@ -484,32 +484,6 @@ fn seconds_after(message: &str, prefix: &str) -> f64 {
         .strip_prefix(prefix)
         .and_then(|rest| rest.split_once(" s")?.0.parse().ok())
         .unwrap_or_else(|| panic!("expected {prefix:?} and seconds: {message}"))
-}
-
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let mut cmdline = Vec::new();
-        let read = std::fs::File::open(entry.path().join("cmdline"))
-            .and_then(|mut file| file.read_to_end(&mut cmdline));
-        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-        });
-        if read.is_ok() && !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 #[test]
@@ -1357,21 +1331,6 @@ fn left_by(pid: u32) -> Vec<PathBuf> {
         look(&groups, "rotation-game-");
     }
     left
-}
-
-/// Waits (5 s at most) for the processes whose command line holds
-/// `marker` to end; kills those left, and says which they were.
-fn survivors(marker: &str) -> Vec<u32> {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !processes_with(marker).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let survivors = processes_with(marker);
-    for pid in &survivors {
-        // Leave nothing behind, even when failing.
-        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-    }
-    survivors
 }
 
 /// Waits (2 minutes at most, a safety bound) for a process whose command

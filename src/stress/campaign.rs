@@ -85,6 +85,12 @@ pub struct CampaignReport {
     pub runs_not_reported: u64,
     /// Wall-clock time of the campaign, shrinking included.
     pub elapsed: Duration,
+    /// The CPU time of this process over the campaign, all its threads:
+    /// making the boards and the expected answers, starting, waiting for
+    /// and judging the runs, shrinking. Without the programs and sandboxes
+    /// it started: the runner's own cost, which `benches/runner_cpu.rs`
+    /// gates.
+    pub runner_cpu: Duration,
 }
 
 /// Runs the program on `boards` (case numbers `cases`) and judges the run.
@@ -208,6 +214,7 @@ pub fn campaign(
     progress: &(dyn Fn(u64) + Sync),
 ) -> io::Result<CampaignReport> {
     let started = Instant::now();
+    let cpu_before = own_cpu_time();
     let count = generator.count(requested);
     // A run never holds more than the campaign's cases, whatever was asked.
     let per_run = options.cases_per_run.clamp(1, count.max(1));
@@ -301,5 +308,23 @@ pub fn campaign(
         runs: kept,
         failure,
         elapsed: started.elapsed(),
+        runner_cpu: own_cpu_time().saturating_sub(cpu_before),
     })
+}
+
+/// The user and system CPU time this process has used so far, all its
+/// threads, without its children.
+fn own_cpu_time() -> Duration {
+    // SAFETY: an all-zero rusage is a valid value, and getrusage only
+    // writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let time = |value: libc::timeval| {
+        Duration::from_secs(value.tv_sec.unsigned_abs())
+            + Duration::from_micros(value.tv_usec.unsigned_abs())
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
 }

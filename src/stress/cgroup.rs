@@ -20,8 +20,8 @@
 //!   `memory.memsw.limit_in_bytes` (memory plus swap, so a run is never
 //!   swapped out; it must come second, as it may not be below the first),
 //!   `memory.max_usage_in_bytes`, `oom_kill` in `memory.oom_control`
-//!   (kernel 4.13 and later), `cpuacct.usage`, `pids.max`. Tested on the
-//!   development machine (kernel 6.18).
+//!   (kernel 4.13 and later), `cpuacct.usage`, `pids.max`. Tested by
+//!   `tests/limits.rs` as root on a cgroup v1 machine (`.ci/run`).
 //! - v2 (one unified hierarchy): used where the runner's group (or, for
 //!   root, the hierarchy's root) can give the memory and pids controllers
 //!   to groups below it. `memory.max`, `memory.swap.max = 0`,

@@ -89,8 +89,13 @@ pub(crate) struct RunTemplate {
 /// Sets up the run and serves as its PID 1 (see the [module docs](self));
 /// never returns.
 pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -> ! {
-    // SAFETY: prctl on this process alone.
-    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    // SAFETY: prctl and setsid on this process alone. A session of its own:
+    // the zygote and bubblewrap are in no group the run's processes can
+    // signal (a group kill from inside reaches only the run).
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        libc::setsid();
+    }
     let mut report = std::fs::File::from(fds.status);
     let fail = |report: &mut std::fs::File, what: &str, error: std::io::Error| -> ! {
         // Nothing to do if the runner is gone.
@@ -379,7 +384,10 @@ fn start_program(
                 }
             }
             super::child_setup::close_on_exec_from(3);
-            if libc::chdir(tmp.as_ptr()) != 0
+            // A group of its own, as a shell gives a command: killing its
+            // parent's group (this PID 1's) does not kill the program.
+            if libc::setpgid(0, 0) != 0
+                || libc::chdir(tmp.as_ptr()) != 0
                 || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
             {
                 fail(failed);

@@ -15,6 +15,8 @@
 use std::io;
 use std::sync::atomic::{AtomicI32, Ordering};
 
+use super::signal_name::signal_name;
+
 /// The signals that stop runs.
 const STOPPING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
@@ -66,6 +68,6 @@ pub fn received() -> Option<i32> {
 pub(crate) fn stopped_error(signal: i32) -> io::Error {
     io::Error::new(
         io::ErrorKind::Interrupted,
-        format!("stopped by {}", super::verdict::signal_name(signal)),
+        format!("stopped by {}", signal_name(signal)),
     )
 }

@@ -36,7 +36,7 @@
 //!       --tmpfs /tmp --ro-bind PROGRAM PROGRAM …    the program and the files it names
 //!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown
 //!       --remount-ro /  --chdir /tmp
-//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD --tmp PATH … -- PROGRAM ARGS…
+//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD __in-tmp PATH … -- PROGRAM ARGS…
 //! ```
 //!
 //! Why each part:
@@ -78,7 +78,7 @@ use super::child_setup::pipe;
 use super::command::Program;
 use super::sandbox_user::{FIRST_UID, SandboxUser};
 use super::seccomp;
-use super::zygote::ZYGOTE_ARGUMENT;
+use super::zygote::{IN_TMP_ARGUMENT, ZYGOTE_ARGUMENT};
 
 pub mod filesystem;
 mod staging;
@@ -263,7 +263,7 @@ impl Sandbox {
         args.push(control_fd.to_string().into());
         args.push(filter_fd.to_string().into());
         for path in self.in_tmp() {
-            args.extend(["--tmp".into(), path.into()]);
+            args.extend([IN_TMP_ARGUMENT.into(), path.into()]);
         }
         args.push("--".into());
         args.extend(self.program.iter().cloned());

@@ -23,6 +23,7 @@ use super::alignment::{self, Misalignment};
 use super::init::Ended;
 use super::limits::{Limits, MIB};
 use super::runner::{Measurement, Run, Termination};
+use super::signal_name::signal_name;
 use crate::checker::{CheckOptions, Checker, Reason, VerdictKind};
 
 /// A judge's verdict, with the judges' names and codes.
@@ -198,14 +199,6 @@ fn from_checker(kind: VerdictKind) -> Verdict {
         VerdictKind::Ok => Verdict::Accepted,
         VerdictKind::WrongFormat => Verdict::WrongFormat,
         VerdictKind::WrongAnswer | VerdictKind::Fail => Verdict::WrongAnswer,
-    }
-}
-
-/// The name of signal `number`, such as `SIGSEGV`.
-pub fn signal_name(number: i32) -> String {
-    match Signal::try_from(number) {
-        Ok(signal) => signal.as_str().to_owned(),
-        Err(_) => format!("signal {number}"),
     }
 }
 

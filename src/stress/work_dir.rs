@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,9 +24,18 @@ static DIRS: AtomicU64 = AtomicU64::new(0);
 impl WorkDir {
     /// Makes a new, empty work directory, readable by its owner only.
     pub(crate) fn create() -> io::Result<WorkDir> {
-        let name = Owner::this_process().name(PREFIX, DIRS.fetch_add(1, Ordering::Relaxed));
+        WorkDir::create_named(PREFIX, 0o700)
+    }
+
+    /// Makes a new, empty directory named `prefix`, the runner's [`Owner`]
+    /// name and a counter, with permissions `mode` (whatever the umask),
+    /// swept by [`sweep_stale_named`] with the same prefix.
+    pub(crate) fn create_named(prefix: &str, mode: u32) -> io::Result<WorkDir> {
+        let name = Owner::this_process().name(prefix, DIRS.fetch_add(1, Ordering::Relaxed));
         let path = std::env::temp_dir().join(name);
-        fs::DirBuilder::new().mode(0o700).create(&path)?;
+        fs::DirBuilder::new().mode(mode).create(&path)?;
+        // The mode given above is masked by the umask.
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode))?;
         Ok(WorkDir { path })
     }
 
@@ -46,7 +55,13 @@ impl Drop for WorkDir {
 /// Removes the work directories that runners now gone left behind (see
 /// [`Owner::is_gone`]).
 pub(crate) fn sweep_stale() {
-    for path in owner::left_by_gone_runners(&std::env::temp_dir(), PREFIX) {
+    sweep_stale_named(PREFIX);
+}
+
+/// Removes the directories named `prefix` that runners now gone left
+/// behind.
+pub(crate) fn sweep_stale_named(prefix: &str) {
+    for path in owner::left_by_gone_runners(&std::env::temp_dir(), prefix) {
         // Best effort, as in Drop.
         let _ = fs::remove_dir_all(path);
     }

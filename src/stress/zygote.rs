@@ -40,9 +40,13 @@ use super::slot::message::{self, REQUEST_FDS, RunRequest};
 
 /// The first argument that makes the runner's executable act as a slot's
 /// zygote; then the control socket's descriptor, the seccomp filter's
-/// descriptor, `--tmp PATH` for each file the slot shows in `/tmp`, `--`
-/// and the program's argument vector.
+/// descriptor, [`IN_TMP_ARGUMENT`] `PATH` for each file the slot shows in
+/// `/tmp`, `--` and the program's argument vector.
 pub const ZYGOTE_ARGUMENT: &str = "__rotation-game-sandbox-zygote";
+
+/// The zygote's argument before each path it shows in every run's `/tmp`
+/// (not a flag: the zygote's arguments are the runner's to write).
+pub const IN_TMP_ARGUMENT: &str = "__in-tmp";
 
 /// What the zygote is started with.
 struct Arguments {
@@ -66,7 +70,7 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Option<Arguments> {
         if word == "--" {
             break;
         }
-        if word != "--tmp" {
+        if word != IN_TMP_ARGUMENT {
             return None;
         }
         in_tmp.push(PathBuf::from(args.next()?));
@@ -213,7 +217,7 @@ mod tests {
     #[test]
     fn the_arguments_are_read_back() {
         let arguments = parse(words(
-            "5 6 --tmp /tmp/x/a.out --tmp /tmp/y -- /tmp/x/a.out -v",
+            "5 6 __in-tmp /tmp/x/a.out __in-tmp /tmp/y -- /tmp/x/a.out -v",
         ))
         .unwrap();
         assert_eq!((arguments.control, arguments.filter), (5, 6));

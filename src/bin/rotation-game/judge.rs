@@ -579,7 +579,7 @@ fn junit_suite(judging: &Judging, started: SystemTime) -> junit::Suite {
     ];
     let classname = format!(
         "rotation-game.judge.{}",
-        program_file_name(&judging.args.program)
+        junit::program_file_name(&judging.args.program)
     );
     let first = judging.report.first_failure.as_ref();
     let cases = judging
@@ -630,16 +630,6 @@ fn junit_suite(judging: &Judging, started: SystemTime) -> junit::Suite {
         cases,
         started,
     }
-}
-
-/// The program's file name, for JUnit class names: `a.out` for
-/// `./build/a.out --fast`.
-fn program_file_name(program: &str) -> String {
-    let first = program.split_whitespace().next().unwrap_or(program);
-    Path::new(first).file_name().map_or_else(
-        || first.to_owned(),
-        |name| name.to_string_lossy().into_owned(),
-    )
 }
 
 /// The command that judges again (`--jobs` only when it was given).

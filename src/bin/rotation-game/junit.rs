@@ -10,6 +10,7 @@
 //! text is the detail.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// A test suite: one campaign.
@@ -44,6 +45,16 @@ pub struct CaseFailure {
     pub message: String,
     /// The detail, as the element's text.
     pub detail: String,
+}
+
+/// The program's file name, for JUnit class names (CI systems group by
+/// them): `a.out` for `./build/a.out --fast`.
+pub fn program_file_name(program: &str) -> String {
+    let first = program.split_whitespace().next().unwrap_or(program);
+    Path::new(first).file_name().map_or_else(
+        || first.to_owned(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// Text made safe for XML: the five special characters escaped, and the
@@ -154,6 +165,14 @@ pub fn write(out: &mut impl Write, suite: &Suite) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_class_name_is_the_program_file_without_folder_or_arguments() {
+        assert_eq!(program_file_name("./build/a.out --fast"), "a.out");
+        assert_eq!(program_file_name("python3 solve.py"), "python3");
+        assert_eq!(program_file_name("mine"), "mine");
+        assert_eq!(program_file_name("/"), "/");
+    }
 
     #[test]
     fn special_and_forbidden_characters_are_escaped() {

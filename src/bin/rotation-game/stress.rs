@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
@@ -108,6 +108,9 @@ struct CampaignJson<'a> {
     runs_not_reported: u64,
     failure: Option<FailureJson<'a>>,
     seconds: f64,
+    /// The stress process's own CPU time over the campaign (see
+    /// `CampaignReport::runner_cpu`).
+    runner_cpu_seconds: f64,
     command: &'a str,
 }
 
@@ -234,6 +237,7 @@ pub fn run(args: StressArgs) -> ExitCode {
                 smallest: failure.smallest.as_ref().map(FailedRunJson::of),
             }),
             seconds: report.elapsed.as_secs_f64(),
+            runner_cpu_seconds: report.runner_cpu.as_secs_f64(),
             command: &command,
         };
         let written = serde_json::to_vec_pretty(&json)
@@ -539,7 +543,10 @@ fn junit_suite(
             });
             junit::Case {
                 name,
-                classname: format!("rotation-game.stress.{}", suite_file_name(&args.program)),
+                classname: format!(
+                    "rotation-game.stress.{}",
+                    junit::program_file_name(&args.program)
+                ),
                 time: run.cpu_time,
                 failure,
             }
@@ -555,14 +562,4 @@ fn junit_suite(
         cases,
         started,
     }
-}
-
-/// The program's file name, for JUnit class names (CI systems group by
-/// them): `a.out` for `./build/a.out --fast`.
-fn suite_file_name(program: &str) -> String {
-    let first = program.split_whitespace().next().unwrap_or(program);
-    Path::new(first).file_name().map_or_else(
-        || first.to_owned(),
-        |name| name.to_string_lossy().into_owned(),
-    )
 }

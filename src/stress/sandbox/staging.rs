@@ -12,23 +12,19 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::stress::owner::{self, Owner};
+use crate::stress::work_dir::{self, WorkDir};
 
 /// The prefix of staging folders' names, followed by their runner's
-/// [`Owner`] name.
+/// [`Owner`](crate::stress::owner::Owner) name.
 const PREFIX: &str = "rotation-game-stage-";
-
-/// The next staging folder's number in this process.
-static FOLDERS: AtomicU64 = AtomicU64::new(0);
 
 /// A runner's staging folder; removed with its copies when dropped.
 #[derive(Debug)]
 pub(crate) struct Staging {
-    folder: PathBuf,
+    folder: WorkDir,
     /// How many files were copied: the next copy's name.
     copies: usize,
 }
@@ -36,18 +32,14 @@ pub(crate) struct Staging {
 impl Staging {
     /// Makes an empty staging folder in the system's temporary folder.
     pub(crate) fn create() -> io::Result<Staging> {
-        let number = FOLDERS.fetch_add(1, Ordering::Relaxed);
-        let folder = std::env::temp_dir().join(Owner::this_process().name(PREFIX, number));
-        fs::DirBuilder::new().mode(0o711).create(&folder)?;
-        // The mode given above is masked by the umask.
-        fs::set_permissions(&folder, fs::Permissions::from_mode(0o711))?;
+        let folder = WorkDir::create_named(PREFIX, 0o711)?;
         Ok(Staging { folder, copies: 0 })
     }
 
     /// Copies the regular file `source` in, readable by everyone and
     /// executable where `source` is; the copy's path.
     pub(crate) fn copy(&mut self, source: &Path) -> io::Result<PathBuf> {
-        let copy = self.folder.join(self.copies.to_string());
+        let copy = self.folder.path().join(self.copies.to_string());
         self.copies += 1;
         fs::copy(source, &copy)?;
         let executable = fs::metadata(source)?.permissions().mode() & 0o111 != 0;
@@ -57,19 +49,9 @@ impl Staging {
     }
 }
 
-impl Drop for Staging {
-    fn drop(&mut self) {
-        // Nothing to do about a failure: the next runner's sweep retries.
-        let _ = fs::remove_dir_all(&self.folder);
-    }
-}
-
 /// Removes the staging folders that runners now gone left behind.
 pub(crate) fn sweep_stale() {
-    for path in owner::left_by_gone_runners(&std::env::temp_dir(), PREFIX) {
-        // Best effort, as in Drop.
-        let _ = fs::remove_dir_all(path);
-    }
+    work_dir::sweep_stale_named(PREFIX);
 }
 
 #[cfg(test)]
@@ -86,12 +68,12 @@ mod tests {
         fs::set_permissions(&data, fs::Permissions::from_mode(0o600)).unwrap();
         let mut staging = Staging::create().unwrap();
         let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&staging.folder), 0o711);
+        assert_eq!(mode(staging.folder.path()), 0o711);
         let (tool_copy, data_copy) = (staging.copy(&tool).unwrap(), staging.copy(&data).unwrap());
         assert_eq!(mode(&tool_copy), 0o555);
         assert_eq!(mode(&data_copy), 0o444);
         assert_eq!(fs::read(&data_copy).unwrap(), b"secret");
-        let folder = staging.folder.clone();
+        let folder = staging.folder.path().to_owned();
         drop(staging);
         assert!(!folder.exists());
     }

@@ -49,7 +49,8 @@ use message::{RunRequest, socket_pair};
 
 /// One job slot's sandbox, alive.
 pub(crate) struct Slot {
-    /// bubblewrap, the runner's child; killed and reaped when dropped.
+    /// bubblewrap, the runner's child; asked to end, then killed and
+    /// reaped, when dropped.
     bwrap: ProcessGroup,
     /// The runner's end of the zygote's control socket.
     control: OwnedFd,
@@ -71,6 +72,23 @@ pub(crate) struct SlotRun {
     pidfd: OwnedFd,
     /// Its process id on the host (in the runner's PID namespace).
     pub(crate) host_pid: libc::pid_t,
+}
+
+/// How long a slot's bubblewrap may take to end by itself once its
+/// zygote's control socket is shut, before it is killed.
+const ENDING: Duration = Duration::from_secs(1);
+
+impl Drop for Slot {
+    /// Ends the slot: the control socket shut, the zygote (which waits for
+    /// each run before it reads again) exits and bubblewrap with it; then
+    /// the guard kills what is left and reaps bubblewrap. Ending by itself,
+    /// every process of the slot is reaped by its parent, so the runner's
+    /// children's CPU time (`wait4` on the runner) holds every run's.
+    fn drop(&mut self) {
+        // SAFETY: shutdown on a socket this slot owns.
+        unsafe { libc::shutdown(self.control.as_raw_fd(), libc::SHUT_RDWR) };
+        self.bwrap.wait_for_exit(ENDING);
+    }
 }
 
 impl std::fmt::Debug for Slot {

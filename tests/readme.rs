@@ -5,7 +5,9 @@
 //! one of the README's two `<!-- quick-start: … -->` commands, which
 //! `.ci/readme-quick-start.sh` runs). A `console` block is a session: each
 //! `$ ` line is run by `bash -c` in a scratch folder holding
-//! `examples/sample.txt`, with the binary under test first on `PATH`, and
+//! `examples/sample.txt` (one folder for all of a document's sessions, in
+//! order, as a reader follows them), with the binary under test first on
+//! `PATH`, and
 //! what it prints (standard output and standard error together) must match
 //! the lines below it. In those lines `…` stands for any text, and a line
 //! that is only `…` for any number of lines: times, and whatever depends on
@@ -147,8 +149,7 @@ fn path_with_binary() -> String {
 }
 
 /// Runs the `console` block's session and says where it differs.
-fn run_session(document: &str, block: &Block) -> Result<(), String> {
-    let dir = scratch();
+fn run_session(document: &str, block: &Block, dir: &Path) -> Result<(), String> {
     let path = path_with_binary();
     let mut lines = block.lines.iter().peekable();
     while let Some(line) = lines.next() {
@@ -162,7 +163,7 @@ fn run_session(document: &str, block: &Block) -> Result<(), String> {
         let output = Command::new("bash")
             .arg("-c")
             .arg(format!("exec 2>&1; {command}"))
-            .current_dir(dir.path())
+            .current_dir(dir)
             .env("PATH", &path)
             .env_remove("NO_COLOR")
             .output()
@@ -194,6 +195,7 @@ fn run_session(document: &str, block: &Block) -> Result<(), String> {
 /// other block of commands.
 fn check_document(document: &str) {
     let text = read(document);
+    let dir = scratch();
     let mut failures = Vec::new();
     for block in blocks(&text) {
         let holds_commands = SHELL_LANGUAGES.contains(&block.language.as_str())
@@ -205,7 +207,7 @@ fn check_document(document: &str) {
             marker.starts_with("<!-- illustrative: ") || marker.starts_with("<!-- quick-start: ")
         });
         if block.language == "console" && !marked {
-            if let Err(failure) = run_session(document, &block) {
+            if let Err(failure) = run_session(document, &block, dir.path()) {
                 failures.push(failure);
             }
         } else if !marked {

@@ -97,8 +97,7 @@ fn line_matches(pattern: &str, line: &str) -> bool {
         return pattern == line;
     }
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !line.starts_with(first) || line.len() < first.len() + last.len() || !line.ends_with(last)
-    {
+    if !line.starts_with(first) || line.len() < first.len() + last.len() || !line.ends_with(last) {
         return false;
     }
     let mut rest = &line[first.len()..line.len() - last.len()];
@@ -244,7 +243,10 @@ fn the_readme_has_the_two_quick_start_commands() {
             .into_iter()
             .find(|block| block.marker.as_deref() == Some(marker.as_str()))
             .unwrap_or_else(|| panic!("no block after {marker}"));
-        assert_eq!((block.language.as_str(), &block.lines[..]), ("sh", &[command.to_owned()][..]));
+        assert_eq!(
+            (block.language.as_str(), &block.lines[..]),
+            ("sh", &[command.to_owned()][..])
+        );
     }
 }
 
@@ -257,7 +259,14 @@ fn table_column(text: &str, after: &str, column: usize) -> Vec<String> {
         .map(|line| line.trim_start_matches("//! "))
         .take_while(|line| line.starts_with('|'))
         .skip(2)
-        .map(|row| row.split(" | ").nth(column).unwrap().trim_matches('|').trim().to_owned())
+        .map(|row| {
+            row.split(" | ")
+                .nth(column)
+                .unwrap()
+                .trim_matches('|')
+                .trim()
+                .to_owned()
+        })
         .collect()
 }
 

@@ -182,6 +182,10 @@ measure-runs RUNS="200" ROUNDS="3" REVISION="":
     binary=$(benches/measure/binary.sh {{quote(REVISION)}})
     benches/measure/runs.sh "$binary" {{RUNS}} {{ROUNDS}}
 
+# The README's quick-start commands as a newcomer runs them, read from README.md (--solve-only: the first alone).
+readme-quick-start *ARGS:
+    bash .ci/readme-quick-start.sh {{ARGS}}
+
 # Every measure-* recipe in turn, with their defaults.
 measure-all: measure-identical measure-solve measure-check measure-verify measure-runs
 

@@ -5,7 +5,6 @@
 // are shortest, since the estimate never overestimates and changes by at
 // most one per move, but not always the lexicographically smallest.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -60,7 +59,7 @@ struct Board {
 Board play(Board board, int move) { return {rotate(move, board.ones), rotate(move, board.twos)}; }
 
 int estimate(Board board) {
-    int ones = std::popcount(board.ones & CENTRE), twos = std::popcount(board.twos & CENTRE);
+    int ones = __builtin_popcount(board.ones & CENTRE), twos = __builtin_popcount(board.twos & CENTRE);
     return 8 - std::max(std::max(ones, twos), 8 - ones - twos);
 }
 

@@ -2,7 +2,6 @@
 // gives up when the bound passes 12 moves, and then prints nothing for the
 // case.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 
@@ -51,7 +50,7 @@ struct Board {
 Board play(Board board, int move) { return {rotate(move, board.ones), rotate(move, board.twos)}; }
 
 int estimate(Board board) {
-    int ones = std::popcount(board.ones & CENTRE), twos = std::popcount(board.twos & CENTRE);
+    int ones = __builtin_popcount(board.ones & CENTRE), twos = __builtin_popcount(board.twos & CENTRE);
     return 8 - std::max(std::max(ones, twos), 8 - ones - twos);
 }
 

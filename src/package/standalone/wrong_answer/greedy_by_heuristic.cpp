@@ -4,7 +4,6 @@
 // undoing its last move, until the centre is uniform or it has played 30
 // moves.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 
@@ -53,7 +52,7 @@ struct Board {
 Board play(Board board, int move) { return {rotate(move, board.ones), rotate(move, board.twos)}; }
 
 int estimate(Board board) {
-    int ones = std::popcount(board.ones & CENTRE), twos = std::popcount(board.twos & CENTRE);
+    int ones = __builtin_popcount(board.ones & CENTRE), twos = __builtin_popcount(board.twos & CENTRE);
     return 8 - std::max(std::max(ones, twos), 8 - ones - twos);
 }
 

@@ -3,7 +3,6 @@
 // not in alphabetical order. Its answers are shortest, but not always the
 // lexicographically smallest.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 
@@ -52,7 +51,7 @@ struct Board {
 Board play(Board board, int move) { return {rotate(move, board.ones), rotate(move, board.twos)}; }
 
 int estimate(Board board) {
-    int ones = std::popcount(board.ones & CENTRE), twos = std::popcount(board.twos & CENTRE);
+    int ones = __builtin_popcount(board.ones & CENTRE), twos = __builtin_popcount(board.twos & CENTRE);
     return 8 - std::max(std::max(ones, twos), 8 - ones - twos);
 }
 

@@ -3,7 +3,6 @@
 // keeps the first digit that fits within the bound. When two digits can fill
 // the centre in the same number of moves, it answers for the smaller digit,
 // even when the other digit's sequence is lexicographically smaller.
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 
@@ -60,7 +59,7 @@ uint32_t cells(Board board, int digit) {
 }
 
 // 8 minus the count of `digit` in the centre: the moves it needs at least.
-int estimate_for(Board board, int digit) { return 8 - std::popcount(cells(board, digit) & CENTRE); }
+int estimate_for(Board board, int digit) { return 8 - __builtin_popcount(cells(board, digit) & CENTRE); }
 
 // Depth-first search for a sequence of `bound` moves or fewer that fills
 // the centre with `digit`.

@@ -140,7 +140,7 @@ fn the_kattis_layout_holds_what_problemtools_needs() {
     assert!(yaml.contains(&format!("Time limit: {seconds} s")), "{yaml}");
     // Each submission is in the folder of the verdict it must get, which is
     // how problemtools and DOMjudge know what to expect.
-    for program in &SUBMISSIONS {
+    for program in SUBMISSIONS.iter() {
         let folder = program.path().rsplit_once('/').unwrap().0.to_owned();
         let verdict = program.role.expected_verdict().unwrap();
         let expected = match verdict {

@@ -5,14 +5,24 @@
 //! Its job is to fail every wrong solution, and to do it early: a judge
 //! stops a submission at its first failing file, so the files that catch
 //! mistakes with few short boards come first, and the files that cost a
-//! correct classic IDA* real time come last. No file before
-//! `lengths-10-to-13-each-digit` holds a board of more than nine moves, so
-//! a search without an estimate gets through them quickly and then meets a
-//! board of 13 moves, where it runs out of time.
+//! correct IDA* real time come last. No file before the lengths of 10 moves
+//! and more holds a board of more than nine moves, so a search without an
+//! estimate gets through them quickly and then meets a board of 12 moves,
+//! where it runs out of time.
 //!
 //! Every list longer than the case limit is cut into files of at most that
-//! many cases; the hardest boards go in files of half the limit, so that each
-//! costs the classic IDA* at most about half of what the maximum file does.
+//! many cases. Then, by [`HardestBoards`]:
+//!
+//! - [`HardestBoards::OnePerDigit`] (the default): the boards of 13 moves
+//!   are three, one per centre digit, of the relabelling class the classic
+//!   IDA* finds cheapest, each in a file of its own, last. No other file
+//!   costs the classic IDA* more than one of them: a file is cut where its
+//!   boards would together, and a board that alone would is left out. So
+//!   the slowest file of any IDA* is one board of 13 moves, and the time
+//!   limit is a few times that.
+//! - [`HardestBoards::All`]: all 192 boards of 13 moves, the 30 the classic
+//!   IDA* finds slowest in one file (the maximum file), the others in files
+//!   of half the case limit.
 
 use rustc_hash::FxHashMap;
 
@@ -82,7 +92,7 @@ const SHORT_LENGTHS: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const LONG_LENGTHS: [u8; 4] = [10, 11, 12, 13];
 /// Uniformly random boards.
 const UNIFORM_BOARDS: u64 = 30;
-/// The lengths of the two anti-heuristic files (13 is the maximum file's).
+/// The lengths of the two anti-heuristic files (13 has files of its own).
 const ANTI_HEURISTIC_SHORT: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const ANTI_HEURISTIC_LONG: [u8; 3] = [10, 11, 12];
 

@@ -67,6 +67,17 @@ rm -rf "$problem"
 say "writing the package of seed $seed to $problem"
 "$rotation_game" package "$problem" --seed "$seed"
 
+# bt looks for Python 3 as PyPy (`pypy3`) and warns, which makes it exit
+# non-zero, when it is missing. The package has no Python programs; point
+# bt's `python3` at CPython in the contest folder's languages.yaml (bt reads
+# it from the problem's parent folder) so that the warning does not hide
+# real failures.
+cat > "$work/languages.yaml" <<'YAML'
+python3:
+    compile: 'python3 -m py_compile {files}'
+    run: 'python3 "{mainfile}"'
+YAML
+
 cd "$problem"
 say "bt upgrade (legacy layout to bt's format)"
 "$bt" upgrade 2>&1 | tee "$work/bt-upgrade.log"
@@ -77,4 +88,4 @@ say "bt validate --input --answer"
 
 say "bt run (every submission, expected verdicts from the folders)"
 "$bt" run --no-bar 2>&1 | tee "$work/bt-run.log"
-say "bt found every test file valid and every submission got its expected verdict"
+say "bt found every test file valid and every submission got its expected verdict, in $((SECONDS - started)) s (load: $(cut -d ' ' -f 1-3 /proc/loadavg))"

@@ -86,25 +86,28 @@ pub(crate) fn apply(classic: &str, patch: &str) -> Result<String, PatchError> {
         })?;
         // An empty hunk (`-0,0`) inserts after line 0.
         let start = start.saturating_sub(1).max(next);
-        out.extend(&base[next..start.min(base.len())]);
+        if next < start.min(base.len()) {
+            out.extend(&base[next..start.min(base.len())]);
+        }
         next = start;
         at += 1;
         while at < patch_lines.len() && !patch_lines[at].starts_with("@@") {
             let line = patch_lines[at];
-            let (kind, text) = line.split_at(line.len().min(1));
+            let kind = line.chars().next();
+            let text = kind.map_or("", |first| &line[first.len_utf8()..]);
             match kind {
-                "+" => out.push(text),
-                " " | "-" | "" => {
-                    let found = base.get(next).copied().unwrap_or("");
-                    if found != text {
+                Some('+') => out.push(text),
+                Some(' ' | '-') | None => {
+                    let found = base.get(next).copied();
+                    if found != Some(text) {
                         return Err(PatchError::Mismatch {
                             line: at + 1,
                             at: next + 1,
                             expected: text.to_owned(),
-                            found: found.to_owned(),
+                            found: found.unwrap_or("the end of the code").to_owned(),
                         });
                     }
-                    if kind != "-" {
+                    if kind != Some('-') {
                         out.push(text);
                     }
                     next += 1;
@@ -154,6 +157,11 @@ mod tests {
                 found: "int b;".to_owned(),
             })
         );
+        let past_the_end = "// P.\n--- a\n+++ b\n@@ -4,2 +4,2 @@\n int d;\n-int e;\n";
+        assert!(matches!(
+            apply(CLASSIC, past_the_end),
+            Err(PatchError::Mismatch { at: 5, .. })
+        ));
         let bad = "// P.\n--- a\n+++ b\n@@ nonsense\n";
         assert!(matches!(
             apply(CLASSIC, bad),

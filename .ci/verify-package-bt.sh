@@ -78,6 +78,13 @@ python3:
     run: 'python3 "{mainfile}"'
 YAML
 
+# bt keeps state in the user's config folder (a file per problem UUID, and
+# it warns, so exits 1, when another problem.yaml on the machine has the
+# package's UUID, as every earlier package of seed 1 does). Give this run a
+# config folder of its own.
+export XDG_CONFIG_HOME="$work/bt-config"
+mkdir -p "$XDG_CONFIG_HOME"
+
 cd "$problem"
 say "bt upgrade (legacy layout to bt's format)"
 "$bt" upgrade 2>&1 | tee "$work/bt-upgrade.log"

@@ -210,7 +210,7 @@ macro_rules! planted {
 const CLASSIC_IDA: &str = include_str!("standalone/accepted/classic_ida.cpp");
 
 /// Every submission, accepted ones first. The planted ones are made once,
-/// on first use, from [`CLASSIC_IDA`] and their patches.
+/// on first use, from `accepted/classic_ida.cpp` and their patches.
 pub static SUBMISSIONS: LazyLock<[Program; 14]> = LazyLock::new(|| {
     [
         program!(Accepted, Rust, None, "accepted", "pattern_database.rs"),

@@ -51,6 +51,11 @@ fn judge(dir: &Path, args: &[&str]) -> (Output, Value, String) {
     (output, report, junit)
 }
 
+/// `1 case`, `2 cases`: how the JUnit report counts a file's cases.
+fn cases_of(count: usize) -> String {
+    format!("{count} case{}", if count == 1 { "" } else { "s" })
+}
+
 /// The name `judge` gives a row of the report: its path under `data/`.
 fn judged_name(row: &FileCoverage) -> &str {
     row.path.strip_prefix("data/").expect("a Kattis path")
@@ -128,7 +133,10 @@ fn the_pattern_database_solution_is_accepted_on_every_file_within_the_package_li
     let cases = junit_cases(&junit);
     assert_eq!(cases.len(), rows.len());
     for ((name, failure), row) in cases.iter().zip(rows) {
-        assert_eq!(name, &format!("{} ({} cases)", judged_name(row), row.cases));
+        assert_eq!(
+            name,
+            &format!("{} ({})", judged_name(row), cases_of(row.cases))
+        );
         assert_eq!(failure, &None, "{name}");
     }
 }
@@ -309,7 +317,10 @@ fn the_slow_solution_exceeds_a_small_time_limit_on_a_hard_file() {
     assert_eq!(report["first_failure"]["verdict"], "TLE");
     assert_eq!(
         junit_cases(&junit),
-        [(format!("01 ({} cases)", hard.cases), Some("TLE".to_owned()))]
+        [(
+            format!("01 ({})", cases_of(hard.cases)),
+            Some("TLE".to_owned())
+        )]
     );
     let text = stdout(&output);
     assert!(

@@ -109,6 +109,7 @@ fn the_kattis_layout_holds_what_problemtools_needs() {
         "output_validators/check.cpp",
         "submissions/accepted/pattern_database.rs",
         "submissions/accepted/classic_ida.cpp",
+        "submissions/accepted/plain_ida.cpp",
         "submissions/time_limit_exceeded/iterative_deepening.cpp",
     ] {
         assert!(paths.contains(&needed), "no {needed}");
@@ -140,7 +141,7 @@ fn the_kattis_layout_holds_what_problemtools_needs() {
     assert!(yaml.contains(&format!("Time limit: {seconds} s")), "{yaml}");
     // Each submission is in the folder of the verdict it must get, which is
     // how problemtools and DOMjudge know what to expect.
-    for program in &SUBMISSIONS {
+    for program in SUBMISSIONS.iter() {
         let folder = program.path().rsplit_once('/').unwrap().0.to_owned();
         let verdict = program.role.expected_verdict().unwrap();
         let expected = match verdict {
@@ -371,9 +372,13 @@ fn the_coverage_report_is_true() {
     }
     assert_eq!(first_letters.len(), 8);
     assert!(report.missing_length_digits.is_empty() && report.missing_first_letters.is_empty());
-    let hardest = hardest_boards();
-    assert!(hardest.iter().all(|board| every_board.contains(board)));
-    assert_eq!(report.hardest_boards, 192);
+    // One board of 13 moves per digit: enough to fail a search capped at 12.
+    let thirteen: Vec<&Board> = every_board
+        .iter()
+        .filter(|board| optimal_length(board).moves() == 13)
+        .collect();
+    assert_eq!(thirteen.len(), 3);
+    assert_eq!(report.hardest_boards, 3);
     assert_eq!(distinct(all_pairs).len(), 48);
     assert_eq!(report.move_pairs, 48);
     assert_eq!(report.move_orders_failing, 40_319);
@@ -388,8 +393,56 @@ fn lengths_count(answers: &[rotation_game::Solution], length: usize) -> usize {
 }
 
 #[test]
-fn the_maximum_file_holds_the_boards_the_classic_search_finds_slowest() {
+fn no_file_costs_the_classic_search_more_than_one_board_of_13_moves() {
     let package = package();
+    let rows = &package.report.files;
+    // The boards of 13 moves come last, one per digit and file, and are the
+    // cheapest of the 192 for the classic search.
+    let last: Vec<&FileCoverage> = rows[rows.len() - 3..].iter().collect();
+    let all_13 = classic_nodes(&hardest_boards());
+    let cheapest = *all_13.values().min().unwrap();
+    for (row, digit) in last.iter().zip(1..) {
+        assert_eq!(
+            (row.cases, row.lengths.as_slice(), row.digits.as_slice()),
+            (1, &[13][..], &[digit][..]),
+            "{}",
+            row.name
+        );
+        assert_eq!(row.classic_nodes, cheapest, "{}", row.name);
+    }
+    for row in rows {
+        assert!(row.classic_nodes <= cheapest, "{}", row.name);
+    }
+    // A plain IDA* is the slowest accepted submission, and the package
+    // ships it.
+    assert!(
+        package
+            .files
+            .iter()
+            .any(|f| f.path == "submissions/accepted/plain_ida.cpp")
+    );
+}
+
+#[test]
+fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_slowest() {
+    let options = PackageOptions {
+        time_limit: package::TimeLimit::ALL_HARDEST,
+        ..PackageOptions::with_seed(SEED)
+    };
+    let package = package::build_with(&options, package::HardestBoards::All, &|_| {}).unwrap();
+    let package = &package;
+    assert_eq!(package.report.hardest_boards, 192);
+    assert!(
+        !package
+            .files
+            .iter()
+            .any(|f| f.path.ends_with("plain_ida.cpp")),
+        "the plain IDA* is too slow for the harder problem"
+    );
+    assert_eq!(
+        file(package, ".timelimit"),
+        format!("{}\n", package::TimeLimit::ALL_HARDEST.seconds()).as_bytes()
+    );
     let rows = &package.report.files;
     let max = rows.last().unwrap();
     assert!(max.name.ends_with("-max-classic"));
@@ -556,4 +609,36 @@ fn the_command_refuses_a_used_folder_a_bad_short_name_and_too_few_cases() {
         "mine"
     );
     assert!(!fresh.exists());
+}
+
+#[test]
+fn every_cpp_file_the_package_ships_compiles_with_plain_g_plus_plus_o2() {
+    // A contestant or a judge compiles with whatever flags their system
+    // uses; g++'s default standard (gnu++17 for g++ 11 to 15) has no
+    // std::popcount, so the sources keep to what it has.
+    let dir = scratch("plain-gxx");
+    let sources: Vec<&package::PackageFile> = package()
+        .files
+        .iter()
+        .filter(|f| f.path.ends_with(".cpp"))
+        .collect();
+    assert!(sources.len() >= 14, "{}", sources.len());
+    sources.par_iter().for_each(|source| {
+        let name = source.path.replace('/', "-");
+        let path = dir.join(&name);
+        std::fs::write(&path, &source.contents).unwrap();
+        let output = std::process::Command::new("g++")
+            .arg("-O2")
+            .arg("-o")
+            .arg(dir.join(name.trim_end_matches(".cpp")))
+            .arg(&path)
+            .output()
+            .expect("g++ runs");
+        assert!(
+            output.status.success(),
+            "g++ -O2 {}: {}",
+            source.path,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    });
 }

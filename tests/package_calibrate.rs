@@ -155,7 +155,7 @@ fn calibrate_sets_problemtools_limit_from_the_real_runs_and_checks_the_margin() 
     let runs = real_runs(&report);
     assert_eq!(runs.len(), SUBMISSIONS.len());
     let mut slowest_tle = None;
-    for (run, program) in runs.iter().zip(&SUBMISSIONS) {
+    for (run, program) in runs.iter().zip(SUBMISSIONS.iter()) {
         assert_eq!(run.program, program.path());
         match program.role {
             Role::Accepted => {

@@ -33,7 +33,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::package::coverage::{CoverageReport, FileCoverage};
+use crate::package::file_coverage::FileCoverage;
 use crate::package::standalone::{Program, Role};
 use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
 
@@ -262,12 +262,17 @@ pub(crate) fn predicted_first_failure<'a>(
 }
 
 impl Calibration {
-    /// The calibration of the package whose coverage `report` gives, from
+    /// The calibration of the package whose files' coverage `report` gives
+    /// (a [`CoverageReport`](crate::package::CoverageReport)), from
     /// the runs of its submissions (the accepted ones' runs give the
     /// limit); see [`Calibration`].
     ///
     /// `None` when no accepted submission made a run.
-    pub fn new(runs: &[SubmissionRuns], report: &CoverageReport) -> Option<Calibration> {
+    pub fn new(
+        runs: &[SubmissionRuns],
+        report: &impl AsRef<[FileCoverage]>,
+    ) -> Option<Calibration> {
+        let files = report.as_ref();
         let accepted: Vec<SubmissionRuns> = runs
             .iter()
             .filter(|runs| runs.program.role == Role::Accepted)
@@ -290,8 +295,8 @@ impl Calibration {
                 .filter(|run| !run.accepted())
                 .cloned()
                 .collect();
-            let predicted = predicted_first_failure(&submission.program, &report.files)
-                .map(|file| file.name.clone());
+            let predicted =
+                predicted_first_failure(&submission.program, files).map(|file| file.name.clone());
             match (expected, failures.first()) {
                 ("AC", Some(run)) => problems.push(CalibrationProblem::NotAccepted {
                     program: program.clone(),
@@ -353,7 +358,7 @@ impl Calibration {
         time_limit.seconds() * TIME_SAFETY_MARGIN
     }
 
-    /// The arithmetic, in words: `5 × 13.64 s = 68.2 s, rounded up: 69 s`.
+    /// The arithmetic, in words: `3 × 3.64 s = 10.92 s, rounded up: 11 s`.
     pub fn arithmetic(&self) -> String {
         format!(
             "{TIME_MULTIPLIER} × {:.2} s = {:.2} s, rounded up: {} s",
@@ -405,23 +410,12 @@ mod tests {
         }
     }
 
-    fn report() -> CoverageReport {
-        CoverageReport {
-            seed: 1,
-            max_cases: 30,
-            time_limit: TimeLimit::DEFAULT,
-            files: vec![
-                row("01-short", 4, vec![]),
-                row("02-ties", 6, vec![Mistake::NoDigitAfterNoMovesNeeded]),
-                row("03-long", 13, vec![Mistake::NoDigitAfterNoMovesNeeded]),
-            ],
-            missing_length_digits: vec![],
-            missing_first_letters: vec![],
-            hardest_boards: 0,
-            move_orders_failing: 0,
-            move_pairs: 0,
-            calibration: None,
-        }
+    fn report() -> Vec<FileCoverage> {
+        vec![
+            row("01-short", 4, vec![]),
+            row("02-ties", 6, vec![Mistake::NoDigitAfterNoMovesNeeded]),
+            row("03-long", 13, vec![Mistake::NoDigitAfterNoMovesNeeded]),
+        ]
     }
 
     fn runs(file_name: &str, limit: f64, runs: Vec<FileRun>) -> SubmissionRuns {
@@ -433,7 +427,8 @@ mod tests {
     }
 
     #[test]
-    fn the_limit_is_five_times_the_slowest_accepted_run_rounded_up_and_slow_ones_must_double_it() {
+    fn the_limit_is_the_multiple_of_the_slowest_accepted_run_rounded_up_and_slow_ones_must_double_it()
+     {
         let calibration = Calibration::new(
             &[
                 runs(
@@ -472,8 +467,8 @@ mod tests {
             &report(),
         )
         .unwrap();
-        assert_eq!(calibration.time_limit.seconds(), 13);
-        assert_eq!(calibration.too_slow_seconds, 26);
+        assert_eq!(calibration.time_limit.seconds(), 8);
+        assert_eq!(calibration.too_slow_seconds, 16);
         assert_eq!(calibration.slowest.file, "03-long");
         assert_eq!(
             calibration.slowest.program,
@@ -481,7 +476,7 @@ mod tests {
         );
         assert_eq!(
             calibration.arithmetic(),
-            "5 × 2.41 s = 12.05 s, rounded up: 13 s"
+            "3 × 2.41 s = 7.23 s, rounded up: 8 s"
         );
         assert_eq!(calibration.problems, []);
         let wrong = &calibration.submissions[2];
@@ -539,7 +534,7 @@ mod tests {
                 "submissions/wrong_answer/astar_first_goal.cpp should get WA but passed every file",
             ]
         );
-        assert_eq!(calibration.time_limit.seconds(), 3);
+        assert_eq!(calibration.time_limit.seconds(), 2);
     }
 
     #[test]

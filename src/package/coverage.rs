@@ -21,56 +21,13 @@ use crate::moves::Move;
 use crate::package::calibration::{
     ACCEPTED_CAP_SECONDS, Calibration, SLOW_QUICK_MAX_LENGTH, predicted_first_failure,
 };
+use crate::package::file_coverage::FileCoverage;
 use crate::package::mistake::{self, BEST_FIRST_MAX_LENGTH, Mistake};
 use crate::package::search::answer;
 use crate::package::standalone::{Program, Role, SUBMISSIONS};
 use crate::package::test_set::{Group, TestFile};
 use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
 use crate::pattern_database::optimal_length;
-
-/// What one test file covers.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct FileCoverage {
-    /// The file's path in the package, without extension
-    /// (`data/secret/03-tie-break-move-order`, or `04` in the plain layout).
-    pub path: String,
-    /// Its name, as the tables show it (`03-tie-break-move-order`).
-    pub name: String,
-    /// What it tests.
-    pub purpose: String,
-    /// How many cases it holds.
-    pub cases: usize,
-    /// The optimal lengths of its boards, in increasing order, once each.
-    pub lengths: Vec<u8>,
-    /// The digits its answers leave in the centre, in increasing order.
-    pub digits: Vec<u8>,
-    /// The first letters of its answers, in increasing order (none for a
-    /// board already solved).
-    pub first_letters: Vec<char>,
-    /// Boards already solved.
-    pub solved_boards: usize,
-    /// Boards with two or more shortest sequences: those whose answer
-    /// depends on the tie-break.
-    pub tie_break_boards: usize,
-    /// The most shortest sequences any of its boards has.
-    pub most_shortest_sequences: u64,
-    /// Boards of 13 moves, the most any board needs.
-    pub hardest_boards: usize,
-    /// The nodes the classic IDA* ([`ClassicSearch`](crate::package::ClassicSearch),
-    /// `classic_ida.cpp`) generates on all its boards.
-    pub classic_nodes: u64,
-    /// The most it generates on one board.
-    pub classic_nodes_most: u64,
-    /// Of the 40,319 fixed move orders other than A..H, how many answer
-    /// some board of the file wrongly.
-    pub move_orders_failing: u64,
-    /// Of the 48 pairs of consecutive moves an answer can hold, how many
-    /// its answers hold.
-    pub move_pairs: usize,
-    /// The modelled mistakes (those of the planted wrong solutions) that
-    /// answer some board of the file wrongly.
-    pub mistakes: Vec<Mistake>,
-}
 
 /// The coverage of a whole test set.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -97,6 +54,13 @@ pub struct CoverageReport {
     pub move_pairs: usize,
     /// The real runs of the submissions, when the package was calibrated.
     pub calibration: Option<Calibration>,
+}
+
+impl AsRef<[FileCoverage]> for CoverageReport {
+    /// The rows, one per test file.
+    fn as_ref(&self) -> &[FileCoverage] {
+        &self.files
+    }
 }
 
 /// What the report needs to know of one board.
@@ -436,16 +400,24 @@ impl CoverageReport {
                 calibration.slowest.cpu_seconds,
                 calibration.arithmetic()
             ),
-            None if self.time_limit == TimeLimit::DEFAULT => writeln!(
-                out,
-                "{seconds} s of CPU per test file: rotation-game's default, measured on its \
-                 development machine, not here. There problemtools computed it from the \
-                 accepted submissions: the slowest, `submissions/accepted/classic_ida.cpp`, \
-                 took 13.6 s on the maximum file, and {TIME_MULTIPLIER} × 13.6 s, rounded up, \
-                 is {seconds} s. A submission is too slow when it needs more than \
-                 {TIME_SAFETY_MARGIN} × {seconds} = {margin} s on a file. Calibrate the \
-                 package to measure it on the judges' machine."
-            ),
+            None if self.time_limit == TimeLimit::DEFAULT
+                || self.time_limit == TimeLimit::ALL_HARDEST =>
+            {
+                let slowest = if self.time_limit == TimeLimit::DEFAULT {
+                    "the plain IDA*, `submissions/accepted/plain_ida.cpp`, on its slowest file"
+                } else {
+                    "the classic IDA*, `submissions/accepted/classic_ida.cpp`, on the maximum file"
+                };
+                writeln!(
+                    out,
+                    "{seconds} s of CPU per test file: rotation-game's default for this test set, \
+                     measured on its development machine, not here: {TIME_MULTIPLIER} times the \
+                     CPU time of the slowest accepted submission, {slowest}, rounded up, as \
+                     problemtools computes it. A submission is too slow when it needs more than \
+                     {TIME_SAFETY_MARGIN} × {seconds} = {margin} s on a file. Calibrate the \
+                     package to measure it on the judges' machine."
+                )
+            }
             None => writeln!(
                 out,
                 "{seconds} s of CPU per test file, as given when the package was made (not \

@@ -3,7 +3,8 @@
 //!
 //! Each builds from its own file and nothing else, with the compilers and
 //! flags problemtools uses ([`Language::build_command`]): C++ with `g++ -O2
-//! -std=gnu++23 -static`, Rust with `rustc --edition 2021 -C opt-level=3`,
+//! -std=gnu++23 -static` (and with a plain `g++ -O2` too: no C++20 library
+//! calls such as `std::popcount`), Rust with `rustc --edition 2021 -C opt-level=3`,
 //! std only. So a package builds and verifies where `rotation-game` is not
 //! installed. They share no code with the crate: a test holds the validator
 //! and the checker to the crate's verdicts, and the solutions to its
@@ -11,8 +12,10 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::LazyLock;
 
-use crate::package::mistake::Mistake;
+use crate::package::mistake::{LINE_PAIRS_ORDER, Mistake, PairRule};
+use crate::package::planted;
 
 /// The language of a program, as problemtools recognises it by the file's
 /// extension.
@@ -178,91 +181,135 @@ pub const INPUT_VALIDATOR: Program = program!(
 pub const OUTPUT_VALIDATOR: Program =
     program!(OutputValidator, Cpp, None, "output_validators", "check.cpp");
 
-/// Every submission, accepted ones first.
-pub const SUBMISSIONS: [Program; 13] = [
-    program!(Accepted, Rust, None, "accepted", "pattern_database.rs"),
-    program!(Accepted, Cpp, None, "accepted", "classic_ida.cpp"),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::BestFirstFirstGoal),
-        "wrong_answer",
-        "astar_first_goal.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::DepthCappedAt12),
-        "wrong_answer",
-        "depth_capped_at_12.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::DigitOfStartBoard),
-        "wrong_answer",
-        "digit_of_start_board.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::GreedyByEstimate),
-        "wrong_answer",
-        "greedy_by_heuristic.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::MovesByEstimate),
-        "wrong_answer",
-        "heuristic_move_order.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::ForbiddenPairs(
-            crate::package::mistake::PairRule::OppositeLetter
-        )),
-        "wrong_answer",
-        "inverse_is_opposite_letter.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::MoveOrder(
-            crate::package::mistake::LINE_PAIRS_ORDER
-        )),
-        "wrong_answer",
-        "moves_in_line_pairs.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::NoDigitAfterNoMovesNeeded),
-        "wrong_answer",
-        "no_digit_after_no_moves.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::ForbiddenPairs(
-            crate::package::mistake::PairRule::SameMove
-        )),
-        "wrong_answer",
-        "no_repeated_move.cpp"
-    ),
-    program!(
-        WrongAnswer,
-        Cpp,
-        Some(Mistake::SmallerDigitOnTies),
-        "wrong_answer",
-        "per_digit_first_digit.cpp"
-    ),
-    program!(
-        TimeLimitExceeded,
-        Cpp,
-        None,
-        "time_limit_exceeded",
-        "iterative_deepening.cpp"
-    ),
-];
+/// The file name of the plain IDA*, the slowest accepted submission, which
+/// sets the default time limit (and which a package with every board of 13
+/// moves leaves out).
+pub const PLAIN_IDA: &str = "plain_ida.cpp";
+
+/// A planted submission: the classic solution with the patch
+/// `standalone/FOLDER/NAME.patch` applied ([`planted::apply`]), shipped as
+/// `NAME.cpp`.
+macro_rules! planted {
+    ($role:ident, $mistake:expr, $folder:literal, $name:literal) => {
+        Program {
+            file_name: concat!($name, ".cpp"),
+            role: Role::$role,
+            language: Language::Cpp,
+            mistake: $mistake,
+            source: planted::apply(
+                CLASSIC_IDA,
+                include_str!(concat!("standalone/", $folder, "/", $name, ".patch")),
+            )
+            .expect("a shipped patch applies to classic_ida.cpp (a test checks each)")
+            .leak(),
+        }
+    };
+}
+
+/// The classic IDA*, the source of every planted submission.
+const CLASSIC_IDA: &str = include_str!("standalone/accepted/classic_ida.cpp");
+
+/// Every submission, accepted ones first. The planted ones are made once,
+/// on first use, from `accepted/classic_ida.cpp` and their patches.
+pub static SUBMISSIONS: LazyLock<[Program; 14]> = LazyLock::new(|| {
+    [
+        program!(Accepted, Rust, None, "accepted", "pattern_database.rs"),
+        program!(Accepted, Cpp, None, "accepted", "classic_ida.cpp"),
+        program!(Accepted, Cpp, None, "accepted", "plain_ida.cpp"),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::BestFirstFirstGoal),
+            "wrong_answer",
+            "astar_first_goal"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::DepthCappedAt12),
+            "wrong_answer",
+            "depth_capped_at_12"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::DigitOfStartBoard),
+            "wrong_answer",
+            "digit_of_start_board"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::GreedyByEstimate),
+            "wrong_answer",
+            "greedy_by_heuristic"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::MovesByEstimate),
+            "wrong_answer",
+            "heuristic_move_order"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::ForbiddenPairs(PairRule::OppositeLetter)),
+            "wrong_answer",
+            "inverse_is_opposite_letter"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::MoveOrder(LINE_PAIRS_ORDER)),
+            "wrong_answer",
+            "moves_in_line_pairs"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::NoDigitAfterNoMovesNeeded),
+            "wrong_answer",
+            "no_digit_after_no_moves"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::ForbiddenPairs(PairRule::SameMove)),
+            "wrong_answer",
+            "no_repeated_move"
+        ),
+        planted!(
+            WrongAnswer,
+            Some(Mistake::SmallerDigitOnTies),
+            "wrong_answer",
+            "per_digit_first_digit"
+        ),
+        planted!(
+            TimeLimitExceeded,
+            None,
+            "time_limit_exceeded",
+            "iterative_deepening"
+        ),
+    ]
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_patch_applies_and_names_its_own_mistake_in_place_of_the_classic_comment() {
+        let classic_first_line = CLASSIC_IDA.lines().next().unwrap();
+        let planted: Vec<&Program> = SUBMISSIONS
+            .iter()
+            .filter(|program| program.role != Role::Accepted)
+            .collect();
+        assert_eq!(planted.len(), 11);
+        for program in planted {
+            let first_line = program.source.lines().next().unwrap();
+            assert!(
+                first_line.starts_with("// The Rotation Game, a "),
+                "{first_line}"
+            );
+            assert_ne!(first_line, classic_first_line);
+            assert!(
+                program.source.contains("int main() {"),
+                "{}",
+                program.file_name
+            );
+            assert_ne!(program.source, CLASSIC_IDA);
+        }
+    }
+}

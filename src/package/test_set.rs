@@ -5,14 +5,24 @@
 //! Its job is to fail every wrong solution, and to do it early: a judge
 //! stops a submission at its first failing file, so the files that catch
 //! mistakes with few short boards come first, and the files that cost a
-//! correct classic IDA* real time come last. No file before
-//! `lengths-10-to-13-each-digit` holds a board of more than nine moves, so
-//! a search without an estimate gets through them quickly and then meets a
-//! board of 13 moves, where it runs out of time.
+//! correct IDA* real time come last. No file before the lengths of 10 moves
+//! and more holds a board of more than nine moves, so a search without an
+//! estimate gets through them quickly and then meets a board of 12 moves,
+//! where it runs out of time.
 //!
 //! Every list longer than the case limit is cut into files of at most that
-//! many cases; the hardest boards go in files of half the limit, so that each
-//! costs the classic IDA* at most about half of what the maximum file does.
+//! many cases. Then, by [`HardestBoards`]:
+//!
+//! - [`HardestBoards::OnePerDigit`] (the default): the boards of 13 moves
+//!   are three, one per centre digit, of the relabelling class the classic
+//!   IDA* finds cheapest, each in a file of its own, last. No other file
+//!   costs the classic IDA* more than one of them: a file is cut where its
+//!   boards would together, and a board that alone would is left out. So
+//!   the slowest file of any IDA* is one board of 13 moves, and the time
+//!   limit is a few times that.
+//! - [`HardestBoards::All`]: all 192 boards of 13 moves, the 30 the classic
+//!   IDA* finds slowest in one file (the maximum file), the others in files
+//!   of half the case limit.
 
 use rustc_hash::FxHashMap;
 
@@ -20,7 +30,7 @@ use crate::board::Board;
 use crate::generator::hardest_boards;
 use crate::package::mistake::{BEST_FIRST_MAX_LENGTH, Mistake};
 use crate::package::search::{self, Draws};
-use crate::package::{Progress, Stage, classic_effort};
+use crate::package::{HardestBoards, Progress, Stage, classic_effort};
 use crate::sample;
 
 /// Which group of the package a test file belongs to.
@@ -82,7 +92,7 @@ const SHORT_LENGTHS: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const LONG_LENGTHS: [u8; 4] = [10, 11, 12, 13];
 /// Uniformly random boards.
 const UNIFORM_BOARDS: u64 = 30;
-/// The lengths of the two anti-heuristic files (13 is the maximum file's).
+/// The lengths of the two anti-heuristic files (13 has files of its own).
 const ANTI_HEURISTIC_SHORT: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const ANTI_HEURISTIC_LONG: [u8; 3] = [10, 11, 12];
 
@@ -91,11 +101,12 @@ const ANTI_HEURISTIC_LONG: [u8; 3] = [10, 11, 12];
 pub(crate) fn design(
     draws: &Draws,
     max_cases: usize,
+    shape: HardestBoards,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> (Vec<TestFile>, FxHashMap<Board, u64>) {
     let report = |stage, done, total| progress(Progress { stage, done, total });
     report(Stage::Searching, 0, 1);
-    let mut planned = searched_files(draws);
+    let mut planned = searched_files(draws, shape);
     report(Stage::Searching, 1, 1);
 
     let lengths: Vec<u8> = ANTI_HEURISTIC_SHORT
@@ -141,42 +152,88 @@ pub(crate) fn design(
     let counts = classic_effort::classic_nodes(&every_board, &known, &|| counter.tick());
     let nodes: FxHashMap<Board, u64> = every_board.iter().copied().zip(counts).collect();
 
-    // The maximum file: the boards the classic IDA* finds slowest.
-    let mut slowest = every_board.clone();
-    slowest.sort_by_key(|board| (std::cmp::Reverse(nodes[board]), *board));
-    slowest.truncate(max_cases);
-    let rest: Vec<Board> = hardest
-        .iter()
-        .copied()
-        .filter(|board| !slowest.contains(board))
-        .collect();
-    let in_max_file = hardest.len() - rest.len();
-    let hardest_files = split_evenly(&rest, max_cases.div_ceil(2));
-    let parts = hardest_files.len();
-    for (part, boards) in hardest_files.into_iter().enumerate() {
-        planned.push(Planned::new(
-            &format!("hardest-{}", part + 1),
-            format!(
-                "boards of 13 moves, the most any board needs: part {} of {parts} of the {} not in the maximum file",
-                part + 1,
-                rest.len()
-            ),
-            boards,
-        ));
+    match shape {
+        HardestBoards::OnePerDigit => {
+            // The cheapest boards of 13 moves, one per digit, each in a file
+            // of its own: together they fail a search capped at 12 moves,
+            // and none costs a plain IDA* more than one such board.
+            let cheapest = hardest
+                .iter()
+                .map(|board| nodes[board])
+                .min()
+                .expect("there are boards of 13 moves");
+            let mut per_digit: Vec<Board> = (1..=3)
+                .filter_map(|digit| {
+                    hardest
+                        .iter()
+                        .copied()
+                        .filter(|board| nodes[board] == cheapest && answer_digit(board) == digit)
+                        .min()
+                })
+                .collect();
+            per_digit.sort_by_key(answer_digit);
+            // The other files keep to the same cost: a board that costs the
+            // classic IDA* more than the cheapest board of 13 moves is left
+            // out, and a file is cut where its boards together would.
+            for file in &mut planned {
+                file.boards.retain(|board| nodes[board] <= cheapest);
+            }
+            for board in per_digit {
+                planned.push(Planned::new(
+                    &format!("thirteen-moves-digit-{}", answer_digit(&board)),
+                    format!(
+                        "a board of 13 moves, the most any board needs, with {} in the centre: of the 192, one the classic IDA* finds cheapest",
+                        answer_digit(&board)
+                    ),
+                    vec![board],
+                ));
+            }
+            (number(planned, max_cases, Some((cheapest, &nodes))), nodes)
+        }
+        HardestBoards::All => {
+            // The maximum file: the boards the classic IDA* finds slowest.
+            let mut slowest = every_board.clone();
+            slowest.sort_by_key(|board| (std::cmp::Reverse(nodes[board]), *board));
+            slowest.truncate(max_cases);
+            let rest: Vec<Board> = hardest
+                .iter()
+                .copied()
+                .filter(|board| !slowest.contains(board))
+                .collect();
+            let in_max_file = hardest.len() - rest.len();
+            let hardest_files = split_evenly(&rest, max_cases.div_ceil(2));
+            let parts = hardest_files.len();
+            for (part, boards) in hardest_files.into_iter().enumerate() {
+                planned.push(Planned::new(
+                    &format!("hardest-{}", part + 1),
+                    format!(
+                        "boards of 13 moves, the most any board needs: part {} of {parts} of the {} not in the maximum file",
+                        part + 1,
+                        rest.len()
+                    ),
+                    boards,
+                ));
+            }
+            planned.push(Planned::new(
+                "max-classic",
+                format!(
+                    "the {} boards on which the classic IDA* generates the most nodes ({in_max_file} of them of 13 moves): the maximum file",
+                    slowest.len()
+                ),
+                slowest,
+            ));
+            (number(planned, max_cases, None), nodes)
+        }
     }
-    planned.push(Planned::new(
-        "max-classic",
-        format!(
-            "the {} boards on which the classic IDA* generates the most nodes ({in_max_file} of them of 13 moves): the maximum file",
-            slowest.len()
-        ),
-        slowest,
-    ));
-    (number(planned, max_cases), nodes)
+}
+
+/// The centre digit `board`'s answer leaves.
+fn answer_digit(board: &Board) -> u8 {
+    search::answer(board).centre.value()
 }
 
 /// The files whose boards come from the cheap searches, in order.
-fn searched_files(draws: &Draws) -> Vec<Planned> {
+fn searched_files(draws: &Draws, shape: HardestBoards) -> Vec<Planned> {
     let solved = search::solved_boards(draws, SOLVED_PER_DIGIT);
     let short = search::short_boards(draws, &[1, 2], 3);
     let mut mixed = Vec::new();
@@ -257,11 +314,18 @@ fn searched_files(draws: &Draws) -> Vec<Planned> {
             "every optimal length from 1 to 9, each with each centre digit",
             search::lengths_and_digits(draws, &SHORT_LENGTHS),
         ),
-        Planned::new(
-            "lengths-10-to-13-each-digit",
-            "every optimal length from 10 to 13, each with each centre digit",
-            search::lengths_and_digits(draws, &LONG_LENGTHS),
-        ),
+        match shape {
+            HardestBoards::OnePerDigit => Planned::new(
+                "lengths-10-to-12-each-digit",
+                "every optimal length from 10 to 12, each with each centre digit (13 moves have files of their own, last)",
+                search::lengths_and_digits(draws, &LONG_LENGTHS[..LONG_LENGTHS.len() - 1]),
+            ),
+            HardestBoards::All => Planned::new(
+                "lengths-10-to-13-each-digit",
+                "every optimal length from 10 to 13, each with each centre digit",
+                search::lengths_and_digits(draws, &LONG_LENGTHS),
+            ),
+        },
         Planned::new(
             "uniform-random",
             "uniformly random boards, as most real inputs are",
@@ -309,12 +373,45 @@ fn split_evenly(boards: &[Board], most: usize) -> Vec<Vec<Board>> {
     out
 }
 
+/// `boards` in order, cut into the fewest runs whose classic nodes add up
+/// to at most `most` (a board above it alone in its run).
+fn split_by_cost(boards: &[Board], most: u64, nodes: &FxHashMap<Board, u64>) -> Vec<Vec<Board>> {
+    let mut out: Vec<Vec<Board>> = Vec::new();
+    let mut cost = 0u64;
+    for board in boards {
+        let own = nodes[board];
+        match out.last_mut() {
+            Some(run) if cost.saturating_add(own) <= most => {
+                run.push(*board);
+                cost += own;
+            }
+            _ => {
+                out.push(vec![*board]);
+                cost = own;
+            }
+        }
+    }
+    out
+}
+
 /// The sample and the planned files, cut to at most `max_cases` cases and
-/// numbered in order.
-fn number(planned: Vec<Planned>, max_cases: usize) -> Vec<TestFile> {
+/// numbered in order. With a `budget` (classic nodes, and every board's
+/// count), a file is also cut where its boards would together cost the
+/// classic IDA* more than the budget.
+fn number(
+    planned: Vec<Planned>,
+    max_cases: usize,
+    budget: Option<(u64, &FxHashMap<Board, u64>)>,
+) -> Vec<TestFile> {
     let mut pieces = Vec::new();
     for file in planned {
-        let cut = split_evenly(&file.boards, max_cases);
+        let cut: Vec<Vec<Board>> = split_evenly(&file.boards, max_cases)
+            .into_iter()
+            .flat_map(|piece| match budget {
+                Some((most, nodes)) => split_by_cost(&piece, most, nodes),
+                None => vec![piece],
+            })
+            .collect();
         let count = cut.len();
         for (part, boards) in cut.into_iter().enumerate() {
             let (stem, purpose) = if count == 1 {

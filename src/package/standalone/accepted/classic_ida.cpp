@@ -17,7 +17,6 @@
 // a test can check rotation-game's model of this search, whose node counts
 // the package's report gives.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdio>
 
@@ -66,7 +65,7 @@ struct Board {
 Board play(Board board, int move) { return {rotate(move, board.ones), rotate(move, board.twos)}; }
 
 int estimate(Board board) {
-    int ones = std::popcount(board.ones & CENTRE), twos = std::popcount(board.twos & CENTRE);
+    int ones = __builtin_popcount(board.ones & CENTRE), twos = __builtin_popcount(board.twos & CENTRE);
     return 8 - std::max(std::max(ones, twos), 8 - ones - twos);
 }
 

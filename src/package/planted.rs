@@ -1,0 +1,171 @@
+//! The planted wrong and slow submissions, made from one source: the
+//! accepted classic solution (`accepted/classic_ida.cpp`) and, for each, a
+//! patch that plants its mistake (`wrong_answer/NAME.patch`,
+//! `time_limit_exceeded/NAME.patch` beside this file's `standalone/`).
+//!
+//! # Overview
+//!
+//! A patch file is the planted program's leading comment (the lines before
+//! `---`, which name and explain its mistake) and then a unified diff
+//! (`diff -U2`) of the classic solution's code, without its own leading
+//! comment, to the planted program's code. [`apply`] puts them together: the
+//! package ships the result, a standalone file like any other. So the
+//! shared code (the board, the moves, the estimate, the input loop) is
+//! written once, and each mistake is only what it changes.
+//!
+//! To change a planted program, edit the classic solution or the patch; to
+//! make a patch, write the planted program in full and run
+//! `diff -U2 --label accepted/classic_ida.cpp --label wrong_answer/NAME.cpp
+//! CLASSIC_CODE NAME_CODE` on the two files without their leading comments.
+
+/// Why a patch does not apply; a test applies every shipped patch, so this
+/// only reaches someone editing them.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PatchError {
+    /// The patch has no `@@ -a,b +c,d @@` hunk, or one that cannot be read.
+    #[error("patch line {line}: expected a hunk header `@@ -a,b +c,d @@`, found {found:?}")]
+    BadHunkHeader {
+        /// The patch's line, from 1.
+        line: usize,
+        /// What it holds.
+        found: String,
+    },
+    /// A context or removed line is not the classic solution's line there.
+    #[error(
+        "patch line {line}: expected {expected:?} at line {at} of the classic code, found {found:?}"
+    )]
+    Mismatch {
+        /// The patch's line, from 1.
+        line: usize,
+        /// The classic code's line, from 1.
+        at: usize,
+        /// What the patch says is there.
+        expected: String,
+        /// What is there.
+        found: String,
+    },
+}
+
+/// The leading comment of `source`: its first lines while they start with
+/// `//`.
+fn leading_comment_lines(source: &str) -> usize {
+    source
+        .lines()
+        .take_while(|line| line.starts_with("//"))
+        .count()
+}
+
+/// The planted program that `patch` makes of the classic solution
+/// `classic`: the patch's leading comment, then the classic code (without
+/// its leading comment) with the patch's hunks applied.
+///
+/// # Errors
+///
+/// [`PatchError`] when a hunk header cannot be read or a hunk does not
+/// match the classic code.
+pub(crate) fn apply(classic: &str, patch: &str) -> Result<String, PatchError> {
+    let base: Vec<&str> = classic
+        .lines()
+        .skip(leading_comment_lines(classic))
+        .collect();
+    let patch_lines: Vec<&str> = patch.lines().collect();
+    let mut out: Vec<&str> = patch_lines
+        .iter()
+        .take_while(|line| !line.starts_with("--- "))
+        .copied()
+        .collect();
+    // The two file names, `---` and `+++`.
+    let mut at = out.len() + 2;
+    // The next line of `base` to copy, from 0.
+    let mut next = 0;
+    while at < patch_lines.len() {
+        let header = patch_lines[at];
+        let start = hunk_start(header).ok_or_else(|| PatchError::BadHunkHeader {
+            line: at + 1,
+            found: header.to_owned(),
+        })?;
+        // An empty hunk (`-0,0`) inserts after line 0.
+        let start = start.saturating_sub(1).max(next);
+        if next < start.min(base.len()) {
+            out.extend(&base[next..start.min(base.len())]);
+        }
+        next = start;
+        at += 1;
+        while at < patch_lines.len() && !patch_lines[at].starts_with("@@") {
+            let line = patch_lines[at];
+            let kind = line.chars().next();
+            let text = kind.map_or("", |first| &line[first.len_utf8()..]);
+            match kind {
+                Some('+') => out.push(text),
+                Some(' ' | '-') | None => {
+                    let found = base.get(next).copied();
+                    if found != Some(text) {
+                        return Err(PatchError::Mismatch {
+                            line: at + 1,
+                            at: next + 1,
+                            expected: text.to_owned(),
+                            found: found.unwrap_or("the end of the code").to_owned(),
+                        });
+                    }
+                    if kind != Some('-') {
+                        out.push(text);
+                    }
+                    next += 1;
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+    }
+    out.extend(&base[next.min(base.len())..]);
+    let mut source = out.join("\n");
+    source.push('\n');
+    Ok(source)
+}
+
+/// The first line of the old file that the hunk header `@@ -a,b +c,d @@`
+/// names: `a`.
+fn hunk_start(header: &str) -> Option<usize> {
+    let old = header.strip_prefix("@@ -")?.split(' ').next()?;
+    old.split(',').next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLASSIC: &str = "// The classic.\n// Two lines.\nint a;\nint b;\nint c;\nint d;\n";
+
+    #[test]
+    fn a_patch_replaces_the_comment_and_changes_only_its_lines() {
+        let patch = "// Planted: b is 2.\n--- accepted/x.cpp\n+++ wrong_answer/y.cpp\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int b = 2;\n int c;\n";
+        assert_eq!(
+            apply(CLASSIC, patch).unwrap(),
+            "// Planted: b is 2.\nint a;\nint b = 2;\nint c;\nint d;\n"
+        );
+    }
+
+    #[test]
+    fn a_hunk_that_does_not_match_is_an_error_naming_both_lines() {
+        let patch = "// P.\n--- a\n+++ b\n@@ -2,1 +2,1 @@\n-int x;\n+int y;\n";
+        assert_eq!(
+            apply(CLASSIC, patch),
+            Err(PatchError::Mismatch {
+                line: 5,
+                at: 2,
+                expected: "int x;".to_owned(),
+                found: "int b;".to_owned(),
+            })
+        );
+        let past_the_end = "// P.\n--- a\n+++ b\n@@ -4,2 +4,2 @@\n int d;\n-int e;\n";
+        assert!(matches!(
+            apply(CLASSIC, past_the_end),
+            Err(PatchError::Mismatch { at: 5, .. })
+        ));
+        let bad = "// P.\n--- a\n+++ b\n@@ nonsense\n";
+        assert!(matches!(
+            apply(CLASSIC, bad),
+            Err(PatchError::BadHunkHeader { line: 4, .. })
+        ));
+    }
+}

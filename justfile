@@ -53,6 +53,10 @@ package *ARGS:
 verify-package *ARGS:
     bash .ci/verify-package.sh {{ARGS}}
 
+# Check the package of seed 1 with BAPCtools 2026.10.0 (bt validate, bt run), installed into target/bapctools-venv.
+verify-package-bt *ARGS:
+    bash .ci/verify-package-bt.sh {{ARGS}}
+
 # package --calibrate through the binary on the seed-1 package (4 to 5 minutes; not in CI, for time).
 package-calibrate-test:
     CI=1 cargo test --release --test package_calibrate -- --ignored --nocapture

@@ -230,13 +230,19 @@ pub fn calibrate(
         threads
     };
     let started = Instant::now();
-    let bar = progress::bar(SUBMISSIONS.len() as u64, "submissions built");
+    // The submissions the package holds (with --all-hardest it leaves the
+    // plain IDA* out).
+    let submissions: Vec<&Program> = SUBMISSIONS
+        .iter()
+        .filter(|program| package.files.iter().any(|file| file.path == program.path()))
+        .collect();
+    let bar = progress::bar(submissions.len() as u64, "submissions built");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|error| failed(error.to_string(), exit::OS_ERROR))?;
     let built: Vec<Result<PathBuf, String>> = pool.install(|| {
-        SUBMISSIONS
+        submissions
             .par_iter()
             .map(|program| {
                 let binary = build(program, &scratch.0);
@@ -247,7 +253,7 @@ pub fn calibrate(
     });
     bar.finish_and_clear();
     let mut binaries = Vec::new();
-    for (program, binary) in SUBMISSIONS.iter().zip(built) {
+    for (program, binary) in submissions.iter().copied().zip(built) {
         let binary = binary
             .map_err(|message| failed(format!("{}: {message}", program.path()), exit::OS_ERROR))?;
         binaries.push((program, binary));

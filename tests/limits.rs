@@ -38,7 +38,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -316,12 +316,7 @@ fn stress(program: &str, sandbox: &str, extra: &[&str]) -> Campaign {
             command
         }
     };
-    let child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = common::spawn_captured(&mut command);
     let runner = child.id();
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -388,6 +383,13 @@ fn nothing_left_running(program: &str) {
     );
 }
 
+/// The only run of a campaign that failed (exit status 1), with its
+/// verdict and message.
+fn only_failing_run(campaign: &Campaign) -> (&str, &str) {
+    assert_eq!(campaign.status, Some(1), "{}", campaign.stderr);
+    only_run(campaign)
+}
+
 /// The only run of a campaign, with its verdict and message.
 fn only_run(campaign: &Campaign) -> (&str, &str) {
     let runs = campaign.runs();
@@ -435,8 +437,7 @@ fn an_allocation_far_over_the_limit_is_stopped_at_the_limit() {
                 "120",
             ],
         );
-        assert_eq!(campaign.status, Some(1), "{}", campaign.stderr);
-        let (verdict, message) = only_run(&campaign);
+        let (verdict, message) = only_failing_run(&campaign);
         if machine().cgroup() {
             assert_eq!(verdict, "MLE", "{sandbox}: {message}");
             assert_eq!(
@@ -457,6 +458,18 @@ fn an_allocation_far_over_the_limit_is_stopped_at_the_limit() {
     }
 }
 
+/// Checks that the campaign's only run is a TLE whose message goes on with
+/// `kind` after "time limit exceeded "; the message.
+fn time_limit_exceeded<'a>(campaign: &'a Campaign, sandbox: &str, kind: &str) -> &'a str {
+    let (verdict, message) = only_failing_run(campaign);
+    assert_eq!(verdict, "TLE", "{sandbox}: {message}");
+    assert!(
+        message.starts_with(&format!("time limit exceeded {kind}")),
+        "{sandbox}: {message}"
+    );
+    message
+}
+
 #[test]
 fn a_spinner_is_stopped_by_the_cpu_time_limit() {
     let programs = programs();
@@ -466,12 +479,9 @@ fn a_spinner_is_stopped_by_the_cpu_time_limit() {
             sandbox,
             &["--boards", "1", "--time-limit", "1", "--wall-limit", "120"],
         );
-        assert_eq!(campaign.status, Some(1), "{}", campaign.stderr);
-        let (verdict, message) = only_run(&campaign);
-        assert_eq!(verdict, "TLE", "{sandbox}: {message}");
+        let message = time_limit_exceeded(&campaign, sandbox, "(CPU): used ");
         assert!(
-            message.starts_with("time limit exceeded (CPU): used ")
-                && message.ends_with(" s of CPU time, over the limit of 1 s"),
+            message.ends_with(" s of CPU time, over the limit of 1 s"),
             "{sandbox}: {message}"
         );
         // Stopped by the runner's checks, before the backstop RLIMIT_CPU
@@ -494,13 +504,7 @@ fn a_sleeper_and_its_child_are_stopped_by_the_wall_clock() {
             // keeps its processors waiting.
             &["--boards", "1", "--time-limit", "5", "--wall-limit", "6"],
         );
-        assert_eq!(campaign.status, Some(1), "{}", campaign.stderr);
-        let (verdict, message) = only_run(&campaign);
-        assert_eq!(verdict, "TLE", "{sandbox}: {message}");
-        assert!(
-            message.starts_with("time limit exceeded (wall clock): still running after "),
-            "{sandbox}: {message}"
-        );
+        time_limit_exceeded(&campaign, sandbox, "(wall clock): still running after ");
         let run = &campaign.runs()[0];
         assert!(run["wall_seconds"].as_f64().unwrap() >= 6.0, "{run}");
         assert!(run["cpu_seconds"].as_f64().unwrap() < 5.0, "{run}");

@@ -11,7 +11,7 @@ mod package_common;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use package_common::{SEED, compile, compiled_submissions, file, package, run, scratch};
+use package_common::{SEED, build, compile, compiled_submissions, file, package, run, scratch};
 use rayon::prelude::*;
 use rotation_game::generator::hardest_boards;
 use rotation_game::package::{
@@ -627,18 +627,13 @@ fn every_cpp_file_the_package_ships_compiles_with_plain_g_plus_plus_o2() {
         let name = source.path.replace('/', "-");
         let path = dir.join(&name);
         std::fs::write(&path, &source.contents).unwrap();
-        let output = std::process::Command::new("g++")
-            .arg("-O2")
-            .arg("-o")
-            .arg(dir.join(name.trim_end_matches(".cpp")))
-            .arg(&path)
-            .output()
-            .expect("g++ runs");
-        assert!(
-            output.status.success(),
-            "g++ -O2 {}: {}",
-            source.path,
-            String::from_utf8_lossy(&output.stderr)
+        build(
+            std::process::Command::new("g++")
+                .arg("-O2")
+                .arg("-o")
+                .arg(dir.join(name.trim_end_matches(".cpp")))
+                .arg(&path),
+            &format!("{} (g++ -O2)", source.path),
         );
     });
 }

@@ -27,7 +27,7 @@ use std::os::linux::net::SocketAddrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{SocketAddr, UnixDatagram, UnixListener};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use common::processes::{processes_with, survivors};
@@ -94,19 +94,9 @@ fn judged(sandbox: &str, args: &[&str], extra: &[&str]) -> (Option<Outcome>, Str
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     let program = command_line(args);
-    let output = common::binary()
-        .args([
-            "stress",
-            "--program",
-            &program,
-            "--seed",
-            "1",
-            "--boards",
-            "1",
-        ])
+    let output = common::seeded_stress(&program, 1)
         .args(["--sandbox", sandbox, "--json", json.to_str().unwrap()])
         .args(extra)
-        .stdin(Stdio::null())
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{output:?}");
@@ -143,13 +133,22 @@ fn sandbox(test: &str) -> bool {
     have_sandbox(test)
 }
 
+/// The attack `args` is blocked in the sandbox; false where the sandbox's
+/// tests cannot run here (see [`sandbox`]).
+fn blocked_in_sandbox(test: &str, args: &[&str]) -> bool {
+    if !sandbox(test) {
+        return false;
+    }
+    let outcome = in_sandbox(args, &[]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    true
+}
+
 #[test]
 fn no_kernel_setting_opens_for_writing() {
-    if !sandbox("no_kernel_setting_opens_for_writing") {
+    if !blocked_in_sandbox("no_kernel_setting_opens_for_writing", &["kernel"]) {
         return;
     }
-    let outcome = in_sandbox(&["kernel"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
     // The probe sees success: as root, outside, core_pattern opens (it is
     // never written); as another user, a file of the test's does.
     if is_root() {
@@ -169,11 +168,12 @@ fn no_kernel_setting_opens_for_writing() {
 
 #[test]
 fn the_program_is_never_root_and_has_no_capability() {
-    if !sandbox("the_program_is_never_root_and_has_no_capability") {
+    if !blocked_in_sandbox(
+        "the_program_is_never_root_and_has_no_capability",
+        &["privileges"],
+    ) {
         return;
     }
-    let outcome = in_sandbox(&["privileges"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
     if is_root() {
         assert!(outside(&["privileges"]).reached(), "the probe sees root");
     }
@@ -231,6 +231,17 @@ fn a_file_only_root_may_read_stays_unreadable() {
 /// through.
 fn reaches(args: &[&str]) -> bool {
     outside(args).reached()
+}
+
+/// The attack `args` is blocked in the sandbox, and reached outside it
+/// (`probe` says what the probe does there); false where the sandbox's
+/// tests cannot run here (see [`sandbox`]).
+fn blocked_inside_reached_outside(test: &str, args: &[&str], probe: &str) -> bool {
+    if !blocked_in_sandbox(test, args) {
+        return false;
+    }
+    assert!(reaches(args), "{probe}");
+    true
 }
 
 #[test]
@@ -302,21 +313,18 @@ fn no_socket_reaches_an_abstract_name_or_the_loopback() {
 
 #[test]
 fn neither_vsock_nor_netlink_sockets_can_be_made() {
-    if !sandbox("neither_vsock_nor_netlink_sockets_can_be_made") {
-        return;
-    }
-    let outcome = in_sandbox(&["families"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
-    assert!(reaches(&["families"]), "the probe makes a netlink socket");
+    blocked_inside_reached_outside(
+        "neither_vsock_nor_netlink_sockets_can_be_made",
+        &["families"],
+        "the probe makes a netlink socket",
+    );
 }
 
 #[test]
 fn no_io_uring() {
-    if !sandbox("no_io_uring") {
+    if !blocked_in_sandbox("no_io_uring", &["io_uring"]) {
         return;
     }
-    let outcome = in_sandbox(&["io_uring"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
     let outside = outside(&["io_uring"]);
     if !outside.reached() {
         eprintln!("no_io_uring: this kernel has no io_uring to show the probe: {outside:?}");
@@ -403,11 +411,9 @@ fn nothing_outside_the_work_folder_is_writable() {
 
 #[test]
 fn no_other_process_can_be_traced() {
-    if !sandbox("no_other_process_can_be_traced") {
+    if !blocked_in_sandbox("no_other_process_can_be_traced", &["ptrace"]) {
         return;
     }
-    let outcome = in_sandbox(&["ptrace"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
     let scope = std::fs::read_to_string("/proc/sys/kernel/yama/ptrace_scope").unwrap_or_default();
     if scope.trim() < "2" {
         assert!(reaches(&["ptrace"]), "the probe traces its child");
@@ -416,24 +422,18 @@ fn no_other_process_can_be_traced() {
 
 #[test]
 fn no_new_user_namespace() {
-    if !sandbox("no_new_user_namespace") {
-        return;
-    }
-    let outcome = in_sandbox(&["userns"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
     // Outside, root may always; others where the machine lets them (the
     // sandbox itself needs that, so it does here).
-    assert!(reaches(&["userns"]), "the probe makes one");
+    blocked_inside_reached_outside("no_new_user_namespace", &["userns"], "the probe makes one");
 }
 
 #[test]
 fn proc_shows_only_the_runs_own_processes() {
-    if !sandbox("proc_shows_only_the_runs_own_processes") {
-        return;
-    }
-    let outcome = in_sandbox(&["processes"], &[]);
-    assert!(!outcome.reached(), "{outcome:?}");
-    assert!(reaches(&["processes"]), "the probe sees the machine's");
+    blocked_inside_reached_outside(
+        "proc_shows_only_the_runs_own_processes",
+        &["processes"],
+        "the probe sees the machine's",
+    );
 }
 
 #[test]
@@ -468,18 +468,8 @@ fn a_run_leaves_nothing_for_the_next() {
     let marker = format!("600.{}3", std::process::id());
     let program = command_line(&["inherit", &marker, BINARY, "solve"]);
     let campaign = |sandbox: &str| {
-        common::binary()
-            .args([
-                "stress",
-                "--program",
-                &program,
-                "--seed",
-                "1",
-                "--boards",
-                "3",
-            ])
+        common::seeded_stress(&program, 3)
             .args(["--cases-per-run", "1", "--jobs", "1", "--sandbox", sandbox])
-            .stdin(Stdio::null())
             .output()
             .unwrap()
     };
@@ -578,34 +568,18 @@ fn a_flood_of_standard_error_is_cut_counted_and_changes_no_verdict() {
     let flood = 64 << 20;
     let bytes = flood.to_string();
     // Then the right answers: accepted.
-    let passing = common::run(&[
-        "stress",
-        "--program",
-        &command_line(&["flood", &bytes, BINARY, "solve"]),
-        "--sandbox",
-        "on",
-        "--boards",
-        "3",
-        "--seed",
-        "1",
-    ]);
+    let passing = common::seeded_stress(&command_line(&["flood", &bytes, BINARY, "solve"]), 3)
+        .args(["--sandbox", "on"])
+        .output()
+        .unwrap();
     assert_eq!(passing.status.code(), Some(0), "{passing:?}");
     // Then a crash: the report keeps the start and counts the rest.
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let failing: Output = common::run(&[
-        "stress",
-        "--program",
-        &command_line(&["flood", &bytes, "/bin/false"]),
-        "--sandbox",
-        "on",
-        "--boards",
-        "1",
-        "--seed",
-        "1",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
+    let failing: Output = common::seeded_stress(&command_line(&["flood", &bytes, "/bin/false"]), 1)
+        .args(["--sandbox", "on", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(failing.status.code(), Some(1), "{failing:?}");
     assert!(
         common::stdout(&failing).contains(&format!(

@@ -1357,14 +1357,11 @@ fn a_stopped_campaign_ends_its_runs_and_leaves_nothing_behind() {
             &format!("sleeps-{sandbox}.sh"),
             &format!("sleep {marker} &\nwait"),
         );
-        let child = stress_command(&program)
-            .args(["--seed", "1", "--boards", "4"])
-            .args(["--jobs", "2", "--time-limit", "100", "--sandbox", sandbox])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = common::spawn_captured(
+            stress_command(&program)
+                .args(["--seed", "1", "--boards", "4"])
+                .args(["--jobs", "2", "--time-limit", "100", "--sandbox", sandbox]),
+        );
         let runner = child.id();
         wait_for_process(&marker);
         // As a cancelled CI job or `kill` would; Ctrl-C is SIGINT.
@@ -1473,14 +1470,11 @@ fn two_campaigns_at_once_leave_each_others_runs_alone() {
             release.display()
         ),
     );
-    let first = stress_command(&program)
-        .args(["--seed", "1", "--boards", "1"])
-        .args(["--sandbox", "off", "--wall-limit", "600"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let first = common::spawn_captured(
+        stress_command(&program)
+            .args(["--seed", "1", "--boards", "1"])
+            .args(["--sandbox", "off", "--wall-limit", "600"]),
+    );
     let deadline = Instant::now() + Duration::from_secs(120);
     while !started.exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));

@@ -30,6 +30,27 @@ pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_rotation-game"))
 }
 
+/// `rotation-game stress --program PROGRAM --seed 1 --boards BOARDS`, with
+/// no standard input: a campaign's start, to which a test adds its flags.
+pub fn seeded_stress(program: &str, boards: u64) -> Command {
+    let mut command = binary();
+    command
+        .args(["stress", "--program", program, "--seed", "1"])
+        .args(["--boards", &boards.to_string()])
+        .stdin(Stdio::null());
+    command
+}
+
+/// Starts `command` with no standard input and its output captured.
+pub fn spawn_captured(command: &mut Command) -> std::process::Child {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts")
+}
+
 /// Runs `rotation-game` with `args` and no standard input.
 pub fn run(args: &[&str]) -> Output {
     binary()
@@ -62,13 +83,7 @@ pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
 /// Runs `rotation-game` with `args` and its standard output already closed
 /// by the reader, as `| head` leaves it once it has read enough.
 pub fn run_with_stdout_closed(args: &[&str]) -> Output {
-    let mut child = binary()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = spawn_captured(binary().args(args));
     drop(child.stdout.take());
     child.wait_with_output().expect("the binary finishes")
 }

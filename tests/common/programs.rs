@@ -102,17 +102,10 @@ pub fn machine() -> &'static Machine {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("probe.json");
         let program = format!("{BINARY} solve");
-        let output = run(&[
-            "stress",
-            "--program",
-            &program,
-            "--boards",
-            "1",
-            "--seed",
-            "1",
-            "--json",
-            json.to_str().unwrap(),
-        ]);
+        let output = super::seeded_stress(&program, 1)
+            .args(["--json", json.to_str().unwrap()])
+            .output()
+            .expect("the binary runs");
         assert_eq!(output.status.code(), Some(0), "{output:?}");
         let report: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();

@@ -96,19 +96,28 @@ pub fn compile(
         Language::Cpp => &["-Wall", "-Wextra", "-Werror"],
         Language::Rust => &["-D", "warnings"],
     };
-    let output = Command::new(&command[0])
-        .args(&command[1..])
-        .args(warnings)
-        .args(extra)
-        .output()
-        .expect("the compiler runs");
-    assert!(
-        output.status.success(),
-        "{} does not compile:\n{}",
+    build(
+        Command::new(&command[0])
+            .args(&command[1..])
+            .args(warnings)
+            .args(extra),
         program.file_name,
-        String::from_utf8_lossy(&output.stderr)
     );
     binary
+}
+
+/// Runs the compiler `command` on `what`.
+///
+/// # Panics
+///
+/// When it fails, with its messages.
+pub fn build(command: &mut Command, what: &str) {
+    let output = command.output().expect("the compiler runs");
+    assert!(
+        output.status.success(),
+        "{what} does not compile:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// Runs `binary` with `args`, feeding it `stdin`, and waits for it.

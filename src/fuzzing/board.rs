@@ -181,9 +181,10 @@ pub fn board(data: &[u8]) {
 /// options (so `bfs` up to its default bound, `ida` on every board),
 /// answers it as the descent does, and its answer replays.
 ///
-/// The `ida` solver takes up to about 0.4 s on the hardest boards, and
-/// `bfs` some tens of milliseconds at its bound: this target ran 18 inputs
-/// a second in the README's measured campaign, where [`board`] ran 1,400.
+/// The `ida` solver takes a large part of a second on the hardest boards,
+/// and `bfs` searches to its bound, so this target runs far fewer inputs a
+/// second than [`board`] (the measured rates: docs/performance.md,
+/// "Fuzzing campaign").
 ///
 /// # Panics
 ///

@@ -19,10 +19,10 @@
 //! # Slow
 //!
 //! Every input starts a process (two for the checker: lenient and strict),
-//! and the checker builds its table of distances each time (about 0.1 s), so
-//! these targets are slow (18 inputs a second for the validator, 3 for the
-//! checker, in the README's measured campaign):
-//! [`Target::runs_programs`](super::Target::runs_programs) says so.
+//! and the checker builds its table of distances each time, so these
+//! targets run few inputs a second (the measured rates: docs/performance.md,
+//! "Fuzzing campaign"): [`Target::runs_programs`](super::Target::runs_programs)
+//! says so.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -52,20 +52,7 @@ if $install_only; then
     exit 0
 fi
 
-rotation_game="${ROTATION_GAME:-target/release/rotation-game}"
-if [ -z "${ROTATION_GAME:-}" ]; then
-    say "building rotation-game"
-    cargo build --release --quiet
-fi
-rotation_game=$(realpath "$rotation_game")
-work="${PACKAGE_DIR:-$(mktemp -d)}"
-[ -n "${PACKAGE_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work"
-problem="$work/rotationgame"
-rm -rf "$problem"
-
-say "writing the package of seed $seed to $problem"
-"$rotation_game" package "$problem" --seed "$seed"
+source .ci/write-package.sh
 
 # bt looks for Python 3 as PyPy (`pypy3`) and warns, which makes it exit
 # non-zero, when it is missing. The package has no Python programs; point

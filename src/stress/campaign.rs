@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::init::cpu_of;
 use super::report::RunRecord;
 use super::runner::{Run, Runner};
 use super::verdict::{Judgement, judge};
@@ -322,9 +323,5 @@ fn own_cpu_time() -> Duration {
         libc::getrusage(libc::RUSAGE_SELF, &mut usage);
         usage
     };
-    let time = |value: libc::timeval| {
-        Duration::from_secs(value.tv_sec.unsigned_abs())
-            + Duration::from_micros(value.tv_usec.unsigned_abs())
-    };
-    time(usage.ru_utime) + time(usage.ru_stime)
+    cpu_of(&usage)
 }

@@ -48,6 +48,7 @@ mod classic_effort;
 mod classic_search;
 mod coverage;
 mod file_coverage;
+mod hardest_nodes;
 mod mistake;
 mod planted;
 mod search;
@@ -62,6 +63,7 @@ pub use calibration::{
     ACCEPTED_CAP_SECONDS, Calibration, CalibrationProblem, FileRun, SLOW_QUICK_MAX_LENGTH,
     SlowestRun, SubmissionResult, SubmissionRuns,
 };
+pub use classic_effort::nodes as classic_nodes;
 pub use classic_search::ClassicSearch;
 pub use coverage::CoverageReport;
 pub use file_coverage::FileCoverage;

@@ -7,34 +7,41 @@
 //! relabelling of the digits cost it exactly the same: the 192 boards of 13
 //! moves fall into 32 such classes, and [`classic_nodes`] runs the search
 //! once per class (a test checks the invariance on every relabelling).
+//! Those 32 classes are searched once and for all: their counts are read
+//! from a table (`hardest_nodes`), which a test holds to the search.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::board::Board;
 use crate::package::classic_search::ClassicSearch;
+use crate::package::hardest_nodes;
 
 /// The board's three cell sets, in increasing order: the same for every
 /// relabelling of its digits.
-fn relabelling_class(board: &Board) -> [u32; 3] {
+pub(crate) fn relabelling_class(board: &Board) -> [u32; 3] {
     let mut sets = board.cell_sets().map(|set| set.mask());
     sets.sort_unstable();
     sets
 }
 
-/// The nodes the classic search generates on `board`.
-pub(crate) fn nodes(board: &Board) -> u64 {
-    ClassicSearch::run(board).nodes
+/// The nodes the classic search ([`ClassicSearch::run`]) generates on
+/// `board`: read from the table for a board of 13 moves, searched for any
+/// other.
+pub fn nodes(board: &Board) -> u64 {
+    hardest_nodes::nodes_of_class(&relabelling_class(board))
+        .unwrap_or_else(|| ClassicSearch::run(board).nodes)
 }
 
-/// The relabelling classes of `boards` whose nodes `known` does not give,
-/// in increasing order.
+/// The relabelling classes of `boards` whose nodes neither `known` nor the
+/// table of the boards of 13 moves gives, in increasing order.
 fn classes_to_search(boards: &[Board], known: &FxHashMap<Board, u64>) -> Vec<[u32; 3]> {
     let known: Vec<[u32; 3]> = known.keys().map(relabelling_class).collect();
     let mut classes: Vec<[u32; 3]> = boards
         .iter()
         .map(relabelling_class)
         .filter(|class| !known.contains(class))
+        .filter(|class| hardest_nodes::nodes_of_class(class).is_none())
         .collect();
     classes.sort_unstable();
     classes.dedup();
@@ -42,7 +49,8 @@ fn classes_to_search(boards: &[Board], known: &FxHashMap<Board, u64>) -> Vec<[u3
 }
 
 /// The nodes the classic search generates on each board, taken from `known`
-/// (boards already searched) or searched once per relabelling class, in
+/// (boards already searched) or the table of the boards of 13 moves, or
+/// searched once per relabelling class, in
 /// parallel on the current rayon pool, calling `searched` after each
 /// search. The result does not depend on the number of threads.
 pub(crate) fn classic_nodes(
@@ -55,7 +63,7 @@ pub(crate) fn classic_nodes(
         .par_iter()
         .map(|class| {
             let board = Board::from_cell_sets(*class).expect("a relabelling of a board is a board");
-            let count = nodes(&board);
+            let count = ClassicSearch::run(&board).nodes;
             searched();
             count
         })
@@ -68,7 +76,14 @@ pub(crate) fn classic_nodes(
     );
     boards
         .iter()
-        .map(|board| by_class[&relabelling_class(board)])
+        .map(|board| {
+            let class = relabelling_class(board);
+            by_class
+                .get(&class)
+                .copied()
+                .or_else(|| hardest_nodes::nodes_of_class(&class))
+                .expect("every class searched, known or in the table")
+        })
         .collect()
 }
 

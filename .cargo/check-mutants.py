@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks the mutation-testing configuration without running any mutant.
 
-CI runs this instead of the campaign (`python3 .cargo/check-mutants.py`,
-a few seconds). It fails when:
+CI runs this instead of the campaign (`python3 .cargo/check-mutants.py`;
+its calls of cargo-mutants run side by side, one per processor). It fails
+when:
 
 - `cargo mutants --list` cannot read .cargo/mutants.toml;
 - a glob of `examine_globs` names no file (a file was moved or renamed);
@@ -14,7 +15,9 @@ a few seconds). It fails when:
 - a group selects no mutant, or names a test file that does not exist.
 """
 
+import concurrent.futures
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -102,22 +105,36 @@ def exclusion_reasons(text):
     return reasons
 
 
+def unexcluded_mutants(examine_globs):
+    """The mutants of `examine_globs` with no `exclude_re`."""
+    with tempfile.NamedTemporaryFile("w", suffix=".toml") as unexcluded:
+        unexcluded.write(f"examine_globs = {json.dumps(examine_globs)}\n")
+        unexcluded.flush()
+        return mutants("--config", unexcluded.name)
+
+
 def main():
     problems = []
     config = tomllib.loads(CONFIG.read_text())
-    listed = mutants()
-    print(f"check-mutants: .cargo/mutants.toml parses; {len(listed)} mutants")
-
-    for glob in config.get("examine_globs", []):
-        if not files("--no-config", "--file", glob):
-            problems.append(f"examine_globs: {glob} names no file")
-
+    examine_globs = config.get("examine_globs", [])
     excluded = config.get("exclude_re", [])
-    if excluded:
-        with tempfile.NamedTemporaryFile("w", suffix=".toml") as unexcluded:
-            unexcluded.write(f"examine_globs = {json.dumps(config.get('examine_globs', []))}\n")
-            unexcluded.flush()
-            everything = mutants("--config", unexcluded.name)
+    all_groups = groups()
+    # Every listing is independent: started together, read in order (a
+    # listing that fails exits when its result is read).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        listed = pool.submit(mutants)
+        glob_files = [(glob, pool.submit(files, "--no-config", "--file", glob)) for glob in examine_globs]
+        everything = pool.submit(unexcluded_mutants, examine_globs) if excluded else None
+        group_selections = [pool.submit(group_mutants, globs) for _, globs, _ in all_groups]
+        listed = listed.result()
+        print(f"check-mutants: .cargo/mutants.toml parses; {len(listed)} mutants")
+
+        for glob, found in glob_files:
+            if not found.result():
+                problems.append(f"examine_globs: {glob} names no file")
+
+        if excluded:
+            everything = everything.result()
         for regex in excluded:
             if not any(re.search(regex, name) for name in everything):
                 problems.append(f"exclude_re: {regex!r} excludes no mutant any more")
@@ -125,16 +142,14 @@ def main():
             if not commented:
                 problems.append(f"exclude_re: {entry} has no comment giving its reason")
 
-    all_groups = groups()
-    grouped_globs = [glob for _, globs, _ in all_groups for glob in globs]
-    examined = config.get("examine_globs", [])
-    if sorted(grouped_globs) != sorted(examined):
-        problems.append(
-            f"the groups' globs {sorted(grouped_globs)} are not examine_globs {sorted(examined)}, each once"
-        )
+        grouped_globs = [glob for _, globs, _ in all_groups for glob in globs]
+        if sorted(grouped_globs) != sorted(examine_globs):
+            problems.append(
+                f"the groups' globs {sorted(grouped_globs)} are not examine_globs {sorted(examine_globs)}, each once"
+            )
+        selections = [selection.result() for selection in group_selections]
     seen = {}
-    for group, globs, tests in all_groups:
-        selected = group_mutants(globs)
+    for (group, globs, tests), selected in zip(all_groups, selections):
         print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}")
         if not selected:
             problems.append(f"group {group} selects no mutant")

@@ -33,15 +33,25 @@ pub fn nodes(board: &Board) -> u64 {
         .unwrap_or_else(|| ClassicSearch::run(board).nodes)
 }
 
-/// The relabelling classes of `boards` whose nodes neither `known` nor the
-/// table of the boards of 13 moves gives, in increasing order.
-fn classes_to_search(boards: &[Board], known: &FxHashMap<Board, u64>) -> Vec<[u32; 3]> {
-    let known: Vec<[u32; 3]> = known.keys().map(relabelling_class).collect();
+/// The nodes of every relabelling class already counted: the table of the
+/// boards of 13 moves, and the classes of the boards of `known`.
+fn known_classes(known: &FxHashMap<Board, u64>) -> FxHashMap<[u32; 3], u64> {
+    hardest_nodes::classes()
+        .chain(
+            known
+                .iter()
+                .map(|(board, &n)| (relabelling_class(board), n)),
+        )
+        .collect()
+}
+
+/// The relabelling classes of `boards` that `known` does not count, in
+/// increasing order.
+fn classes_to_search(boards: &[Board], known: &FxHashMap<[u32; 3], u64>) -> Vec<[u32; 3]> {
     let mut classes: Vec<[u32; 3]> = boards
         .iter()
         .map(relabelling_class)
-        .filter(|class| !known.contains(class))
-        .filter(|class| hardest_nodes::nodes_of_class(class).is_none())
+        .filter(|class| !known.contains_key(class))
         .collect();
     classes.sort_unstable();
     classes.dedup();
@@ -58,7 +68,8 @@ pub(crate) fn classic_nodes(
     known: &FxHashMap<Board, u64>,
     searched: &(dyn Fn() + Sync),
 ) -> Vec<u64> {
-    let classes = classes_to_search(boards, known);
+    let mut by_class = known_classes(known);
+    let classes = classes_to_search(boards, &by_class);
     let counts: Vec<u64> = classes
         .par_iter()
         .map(|class| {
@@ -68,28 +79,16 @@ pub(crate) fn classic_nodes(
             count
         })
         .collect();
-    let mut by_class: FxHashMap<[u32; 3], u64> = classes.into_iter().zip(counts).collect();
-    by_class.extend(
-        known
-            .iter()
-            .map(|(board, &n)| (relabelling_class(board), n)),
-    );
+    by_class.extend(classes.into_iter().zip(counts));
     boards
         .iter()
-        .map(|board| {
-            let class = relabelling_class(board);
-            by_class
-                .get(&class)
-                .copied()
-                .or_else(|| hardest_nodes::nodes_of_class(&class))
-                .expect("every class searched, known or in the table")
-        })
+        .map(|board| by_class[&relabelling_class(board)])
         .collect()
 }
 
 /// How many searches [`classic_nodes`] runs for `boards`, given `known`.
 pub(crate) fn searches_needed(boards: &[Board], known: &FxHashMap<Board, u64>) -> usize {
-    classes_to_search(boards, known).len()
+    classes_to_search(boards, &known_classes(known)).len()
 }
 
 #[cfg(test)]

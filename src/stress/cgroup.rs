@@ -1,8 +1,19 @@
 //! One control group per run: a memory limit the kernel enforces inside the
 //! group (a program over it is killed there, never anything else on the
 //! machine), the CPU time and peak memory of every process of the run
-//! (children, orphans and daemons included), a cap on processes, and a way
-//! to kill whatever is left.
+//! (children, orphans and daemons included), a cap on processes, one share
+//! of the CPU, and a way to kill whatever is left.
+//!
+//! # One share of the CPU
+//!
+//! Where the CPU controller is there, each run's group has the weight of
+//! one process of nice 0 (v1 `cpu.shares` 1024, v2 `cpu.weight` 100), and
+//! everything the run starts is inside it: however many threads, children
+//! or sessions it makes, the scheduler weighs the run as one, against
+//! every other run and every other process. (The scheduler's autogroups,
+//! one share per session, apply only to processes in the root CPU group,
+//! so a run's sessions multiply nothing there.) Without the controller,
+//! the sandbox refuses new sessions instead (`seccomp.rs`).
 //!
 //! # Where
 //!
@@ -15,18 +26,20 @@
 //!
 //! # cgroup v1 and v2
 //!
-//! - v1 (separate `memory`, `cpuacct` and `pids` hierarchies): used where
+//! - v1 (separate `memory`, `cpuacct`, `pids` and `cpu` hierarchies; `cpu`
+//!   and `cpuacct` are often one): used where
 //!   the memory controller is a v1 hierarchy. `memory.limit_in_bytes`, then
 //!   `memory.memsw.limit_in_bytes` (memory plus swap, so a run is never
 //!   swapped out; it must come second, as it may not be below the first),
 //!   `memory.max_usage_in_bytes`, `oom_kill` in `memory.oom_control`
-//!   (kernel 4.13 and later), `cpuacct.usage`, `pids.max`. Tested by
+//!   (kernel 4.13 and later), `cpuacct.usage`, `pids.max`, `cpu.shares`. Tested by
 //!   `tests/limits.rs` as root on a cgroup v1 machine (`.ci/run`).
 //! - v2 (one unified hierarchy): used where the runner's group (or, for
 //!   root, the hierarchy's root) can give the memory and pids controllers
 //!   to groups below it. `memory.max`, `memory.swap.max = 0`,
 //!   `memory.oom.group`, `memory.peak` (kernel 5.19 and later), `oom_kill`
-//!   in `memory.events`, `usage_usec` in `cpu.stat`, `pids.max`, and
+//!   in `memory.events`, `usage_usec` in `cpu.stat`, `pids.max`,
+//!   `cpu.weight` (where the cpu controller can be given), and
 //!   `cgroup.kill` (5.14 and later). A v2 group holding processes may not
 //!   give controllers to its children ("no internal processes"), so the
 //!   runner first moves itself into a leaf group of its own, and leaves
@@ -80,34 +93,45 @@ pub(crate) struct RunCgroup {
     dirs: Dirs,
 }
 
-/// A group's directories: one per v1 hierarchy (the pids controller may be
-/// missing), or one in the v2 hierarchy.
+/// A group's directories: one per v1 hierarchy (the pids and cpu
+/// controllers may be missing, and cpu may share cpuacct's hierarchy), or
+/// one in the v2 hierarchy, with whether its cpu controller is on.
 #[derive(Clone, Debug)]
 enum Dirs {
     V1 {
         memory: PathBuf,
         cpuacct: PathBuf,
         pids: Option<PathBuf>,
+        cpu: Option<PathBuf>,
     },
     V2 {
         dir: PathBuf,
+        cpu: bool,
     },
 }
 
 impl Dirs {
-    /// Every directory.
+    /// Every directory, each once.
     fn all(&self) -> Vec<&Path> {
         match self {
             Dirs::V1 {
                 memory,
                 cpuacct,
                 pids,
-            } => [Some(memory), Some(cpuacct), pids.as_ref()]
-                .into_iter()
-                .flatten()
-                .map(PathBuf::as_path)
-                .collect(),
-            Dirs::V2 { dir } => vec![dir],
+                cpu,
+            } => {
+                let mut all: Vec<&Path> = Vec::new();
+                for dir in [Some(memory), Some(cpuacct), pids.as_ref(), cpu.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    if !all.contains(&dir.as_path()) {
+                        all.push(dir);
+                    }
+                }
+                all
+            }
+            Dirs::V2 { dir, .. } => vec![dir],
         }
     }
 
@@ -118,17 +142,36 @@ impl Dirs {
                 memory,
                 cpuacct,
                 pids,
+                cpu,
             } => Dirs::V1 {
                 memory: memory.join(name),
                 cpuacct: cpuacct.join(name),
                 pids: pids.as_ref().map(|pids| pids.join(name)),
+                cpu: cpu.as_ref().map(|cpu| cpu.join(name)),
             },
-            Dirs::V2 { dir } => Dirs::V2 {
+            Dirs::V2 { dir, cpu } => Dirs::V2 {
                 dir: dir.join(name),
+                cpu: *cpu,
             },
         }
     }
+
+    /// The file that weighs the group's CPU share, if it has one.
+    fn cpu_weight(&self) -> Option<(PathBuf, &'static str)> {
+        match self {
+            Dirs::V1 { cpu, .. } => cpu
+                .as_ref()
+                .map(|cpu| (cpu.join("cpu.shares"), CPU_SHARES_OF_ONE)),
+            Dirs::V2 { dir, cpu: true } => Some((dir.join("cpu.weight"), CPU_WEIGHT_OF_ONE)),
+            Dirs::V2 { cpu: false, .. } => None,
+        }
+    }
 }
+
+/// The weight of one process of nice 0, as v1's `cpu.shares` and v2's
+/// `cpu.weight` count it: a run's weight, whatever it starts.
+const CPU_SHARES_OF_ONE: &str = "1024";
+const CPU_WEIGHT_OF_ONE: &str = "100";
 
 /// A mounted cgroup hierarchy: its mount point, whether it is v2, and its
 /// mount options (which name a v1 hierarchy's controllers).
@@ -256,6 +299,7 @@ fn find_parent() -> io::Result<Parent> {
             memory,
             cpuacct,
             pids: v1("pids"),
+            cpu: v1("cpu"),
         },
         delegated: false,
     };
@@ -315,8 +359,9 @@ fn v2_parent(own: &Path, root: &Path) -> io::Result<Parent> {
         }
     };
     drop(slot);
+    let cpu = delegation::gives(&group, "cpu");
     let parent = Parent {
-        dirs: Dirs::V2 { dir: group },
+        dirs: Dirs::V2 { dir: group, cpu },
         delegated: true,
     };
     drop(RunCgroup::create(&parent, 1 << 30, 16)?);
@@ -358,6 +403,12 @@ impl Parent {
             Dirs::V2 { .. } => true,
         }
     }
+
+    /// Whether runs' groups weigh their CPU share (see the [module
+    /// docs](self)): where the cpu controller is there.
+    pub(crate) fn weighs_cpu(&self) -> bool {
+        self.dirs.cpu_weight().is_some()
+    }
 }
 
 /// Removes the groups that runners now gone left behind (a runner killed
@@ -392,14 +443,11 @@ impl RunCgroup {
         let group = RunCgroup {
             dirs: parent.dirs.join(&name),
         };
+        for dir in group.dirs.all() {
+            make_dir(dir)?;
+        }
         match &group.dirs {
-            Dirs::V1 {
-                memory,
-                cpuacct,
-                pids,
-            } => {
-                make_dir(memory)?;
-                make_dir(cpuacct)?;
+            Dirs::V1 { memory, pids, .. } => {
                 write(&memory.join("memory.limit_in_bytes"), &bytes)?;
                 // Absent when the kernel does no swap accounting; then
                 // `memory.swappiness = 0` below is what keeps the group's
@@ -411,12 +459,10 @@ impl RunCgroup {
                 // Best effort (the root group has no such file).
                 let _ = write(&memory.join("memory.swappiness"), "0");
                 if let Some(pids) = pids {
-                    make_dir(pids)?;
                     write(&pids.join("pids.max"), &processes)?;
                 }
             }
-            Dirs::V2 { dir } => {
-                make_dir(dir)?;
+            Dirs::V2 { dir, .. } => {
                 write(&dir.join("memory.max"), &bytes)?;
                 // Absent without swap accounting, as in v1.
                 let swap = dir.join("memory.swap.max");
@@ -428,6 +474,9 @@ impl RunCgroup {
                 let _ = write(&dir.join("memory.oom.group"), "1");
                 write(&dir.join("pids.max"), &processes)?;
             }
+        }
+        if let Some((file, weight)) = group.dirs.cpu_weight() {
+            write(&file, weight)?;
         }
         Ok(group)
     }
@@ -462,7 +511,7 @@ impl RunCgroup {
             Dirs::V1 { cpuacct, .. } => {
                 read_number(&cpuacct.join("cpuacct.usage")).map(Duration::from_nanos)
             }
-            Dirs::V2 { dir } => {
+            Dirs::V2 { dir, .. } => {
                 read_keyed(&dir.join("cpu.stat"), "usage_usec").map(Duration::from_micros)
             }
         }
@@ -474,7 +523,7 @@ impl RunCgroup {
     pub(crate) fn peak_memory(&self) -> io::Result<u64> {
         match &self.dirs {
             Dirs::V1 { memory, .. } => read_number(&memory.join("memory.max_usage_in_bytes")),
-            Dirs::V2 { dir } => read_number(&dir.join("memory.peak")),
+            Dirs::V2 { dir, .. } => read_number(&dir.join("memory.peak")),
         }
     }
 
@@ -483,7 +532,7 @@ impl RunCgroup {
     pub(crate) fn oom_kills(&self) -> io::Result<u64> {
         match &self.dirs {
             Dirs::V1 { memory, .. } => read_keyed(&memory.join("memory.oom_control"), "oom_kill"),
-            Dirs::V2 { dir } => read_keyed(&dir.join("memory.events"), "oom_kill"),
+            Dirs::V2 { dir, .. } => read_keyed(&dir.join("memory.events"), "oom_kill"),
         }
     }
 
@@ -495,7 +544,7 @@ impl RunCgroup {
                 pids: Some(pids), ..
             } => pids.join("pids.events"),
             Dirs::V1 { pids: None, .. } => return 0,
-            Dirs::V2 { dir } => dir.join("pids.events"),
+            Dirs::V2 { dir, .. } => dir.join("pids.events"),
         };
         read_keyed(&events, "max").unwrap_or(0)
     }
@@ -506,7 +555,7 @@ impl RunCgroup {
     pub(crate) fn kill_all(&self) {
         let procs = match &self.dirs {
             Dirs::V1 { memory, .. } => memory.join("cgroup.procs"),
-            Dirs::V2 { dir } => {
+            Dirs::V2 { dir, .. } => {
                 if write(&dir.join("cgroup.kill"), "1").is_ok() {
                     return;
                 }
@@ -598,6 +647,7 @@ mod tests {
         let group = RunCgroup {
             dirs: Dirs::V2 {
                 dir: dir.path().to_owned(),
+                cpu: true,
             },
         };
         fs::write(

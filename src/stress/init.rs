@@ -5,15 +5,25 @@
 //!
 //! # One run
 //!
-//! 1. Its own mounts, over the slot's: a fresh tmpfs as the work folder
-//!    `/tmp` (the program's files the slot shows there bound again, read
-//!    only), a fresh tmpfs at `/dev/shm`, a fresh `/proc` for the run's PID
-//!    namespace with `/proc/sys` and the kernel's triggers read-only.
+//! 1. Its own mounts, over the slot's: one fresh tmpfs, of the memory
+//!    limit's size and at most [`WORK_FILES`] files, that is both the work
+//!    folder `/tmp` (the program's files the slot shows there bound again,
+//!    read only) and `/dev/shm`, so that what the run keeps in files is
+//!    bounded by the limit whether or not a cgroup counts it; a fresh
+//!    `/proc` for the run's PID namespace with `/proc/sys` and the
+//!    kernel's triggers read-only. Before they are read-only, the limits
+//!    of the slot's user namespace on what the kernel counts per user
+//!    ([`USER_NAMESPACE_LIMITS`]): a run takes no more than these of the
+//!    counts the caller's other processes share.
 //! 2. It waits for the runner's word that the run is in its cgroup (a byte
-//!    on the start pipe), so that everything the program starts is counted.
+//!    on the start pipe), so that everything the program starts is counted,
+//!    then enters a cgroup namespace of its own: the run's groups are its
+//!    root, and `/proc/self/cgroup` names no group of the machine.
 //! 3. Its limits, which the program inherits: `RLIMIT_CPU` as a backstop,
 //!    `RLIMIT_CORE` 0, `RLIMIT_NOFILE`, `RLIMIT_AS` where there is no
-//!    cgroup, and `RLIMIT_NPROC`, which, inside the slot's user namespace,
+//!    cgroup, `RLIMIT_MSGQUEUE` ([`MESSAGE_QUEUE_BYTES`], POSIX message
+//!    queues), `RLIMIT_SIGPENDING` ([`PENDING_SIGNALS`]), and
+//!    `RLIMIT_NPROC`, which, inside the slot's user namespace,
 //!    counts the processes of the slot's uid there (the zygote's, this
 //!    one's, the program's): none of the caller's other processes, so the
 //!    cap holds without a cgroup, and exactly. Then it drops every
@@ -24,13 +34,18 @@
 //!    the rest (everything in the namespace but itself), and writes the
 //!    report.
 //!
+//! A slot's trial run (the first, which starts no program) checks from
+//! inside that every hidden path is absent or empty, as the program would
+//! see it (`sandbox/filesystem.rs`).
+//!
 //! # The report
 //!
 //! One line on the status descriptor: `exit CODE` or `signal NUMBER`, then
 //! `cpu_us MICROSECONDS maxrss_kb KIB`: the CPU time of every process it
 //! reaped, and the largest resident size of any of them
 //! (`getrusage(RUSAGE_CHILDREN)`), the runner's measure when it has no
-//! cgroup. Or `error MESSAGE` when the program could not be started.
+//! cgroup. Or `error MESSAGE` when the program could not be started, or
+//! `visible PATH` when a trial run found a hidden path in reach.
 //!
 //! # Safety from the program
 //!
@@ -44,13 +59,33 @@ use std::ffi::{CString, OsString};
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::limits::OPEN_FILES;
 use super::sandbox::PROC_READ_ONLY;
 use super::slot::message::RunRequest;
+
+/// The most files and folders a run's `/tmp` and `/dev/shm` hold together:
+/// each costs the kernel memory that the tmpfs's size does not count.
+pub(crate) const WORK_FILES: u64 = 16_384;
+
+/// The most bytes a run may hold in POSIX message queues (`RLIMIT_MSGQUEUE`,
+/// counted per uid); never more than its memory limit, nor than the hard
+/// limit the judge has.
+pub(crate) const MESSAGE_QUEUE_BYTES: u64 = 512 << 10;
+
+/// The most signals a run may have queued (`RLIMIT_SIGPENDING`, counted per
+/// uid, in the caller's count too when the judge is not root); lower where
+/// the judge's hard limit is.
+pub(crate) const PENDING_SIGNALS: u64 = 256;
+
+/// The limits of the slot's user namespace on what the kernel counts per
+/// user, as files of `/proc/sys/user`: a run's inotify instances and
+/// watches, counted in the caller's counts too when the judge is not root.
+pub(crate) const USER_NAMESPACE_LIMITS: &[(&str, u64)] =
+    &[("max_inotify_instances", 8), ("max_inotify_watches", 8_192)];
 
 /// When the process was started as a slot's zygote (see `zygote.rs`),
 /// serves as one and exits; otherwise returns at once.
@@ -79,9 +114,12 @@ pub(crate) struct RunFds {
 pub(crate) struct RunTemplate {
     /// The program's argument vector, the executable first.
     pub(crate) argv: Vec<CString>,
-    /// The files and folders the slot shows in `/tmp`, to show again in
-    /// each run's work folder.
+    /// The files, folders and links the slot shows in `/tmp`, to show
+    /// again in each run's work folder.
     pub(crate) in_tmp: Vec<PathBuf>,
+    /// Every path at which a hidden file or folder lies on the machine,
+    /// which the trial run checks is absent or empty.
+    pub(crate) hidden: Vec<PathBuf>,
     /// The seccomp filter (`struct sock_filter`s), or empty for none.
     pub(crate) filter: Vec<u8>,
 }
@@ -112,6 +150,11 @@ pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -
         std::process::exit(1);
     }
     drop(start_pipe);
+    // SAFETY: unshare on this process alone.
+    if unsafe { libc::unshare(libc::CLONE_NEWCGROUP) } != 0 {
+        let error = std::io::Error::last_os_error();
+        fail(&mut report, "cannot make the run's cgroup namespace", error);
+    }
     if let Err(error) = limit(request) {
         fail(&mut report, "cannot set the run's limits", error);
     }
@@ -120,7 +163,10 @@ pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -
     }
     if request.trial != 0 {
         // Nothing to do if the runner is gone.
-        let _ = writeln!(report, "exit 0 cpu_us 0 maxrss_kb 0");
+        let _ = match first_visible(&template.hidden) {
+            Some(path) => writeln!(report, "visible {}", path.display()),
+            None => writeln!(report, "exit 0 cpu_us 0 maxrss_kb 0"),
+        };
         std::process::exit(0);
     }
     let main = match start_program(&fds.stdin, &fds.stdout, &fds.stderr, template) {
@@ -216,52 +262,75 @@ fn bind_read_only(source: &str, target: &str) -> std::io::Result<()> {
     )
 }
 
+/// What the slot shows at a path of `/tmp`, held while a fresh `/tmp`
+/// covers it.
+enum InTmp {
+    /// A file or folder, open (`O_PATH`), to bind again.
+    Shown { fd: OwnedFd, folder: bool },
+    /// A symbolic link, to make again.
+    Link(PathBuf),
+}
+
 /// The run's own mounts (step 1 of the [module docs](self)).
 fn mount_own_view(request: &RunRequest, in_tmp: &[PathBuf]) -> std::io::Result<()> {
     mount("", "/", "", libc::MS_REC | libc::MS_PRIVATE, "")?;
     // The program's files in /tmp, held open while a fresh /tmp covers them.
-    let held: Vec<(OwnedFd, &PathBuf, bool)> = in_tmp
+    let held: Vec<(InTmp, &PathBuf)> = in_tmp
         .iter()
         .map(|path| {
+            if let Ok(target) = std::fs::read_link(path) {
+                return Ok((InTmp::Link(target), path));
+            }
             // O_PATH: a program that may only be run, not read, opens too.
             let file = std::fs::OpenOptions::new()
                 .read(true)
-                .custom_flags(libc::O_PATH)
+                .custom_flags(libc::O_PATH | libc::O_NOFOLLOW)
                 .open(path)?;
             let folder = file.metadata()?.is_dir();
-            Ok((OwnedFd::from(file), path, folder))
+            let fd = OwnedFd::from(file);
+            Ok((InTmp::Shown { fd, folder }, path))
         })
         .collect::<std::io::Result<_>>()?;
-    let size = format!("size={}", request.work_bytes.max(1 << 20));
+    // One tmpfs for /tmp and /dev/shm: their files share one size.
+    let options = format!(
+        "size={},nr_inodes={WORK_FILES},mode=0755",
+        request.work_bytes.max(1 << 20)
+    );
     let hardened = libc::MS_NOSUID | libc::MS_NODEV;
-    mount(
-        "tmpfs",
-        "/tmp",
-        "tmpfs",
-        hardened,
-        &format!("{size},mode=0700"),
-    )?;
-    for (fd, path, folder) in &held {
+    mount("tmpfs", "/tmp", "tmpfs", hardened, &options)?;
+    for (folder, mode) in [("/tmp/shm", 0o1777), ("/tmp/work", 0o700)] {
+        std::fs::create_dir(folder)?;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(mode))?;
+    }
+    mount("/tmp/shm", "/dev/shm", "", libc::MS_BIND, "")?;
+    mount("/tmp/work", "/tmp", "", libc::MS_BIND, "")?;
+    for (shown, path) in &held {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        if *folder {
-            std::fs::create_dir_all(path)?;
-        } else {
-            std::fs::File::create(path)?;
+        match shown {
+            InTmp::Link(target) => std::os::unix::fs::symlink(target, path)?,
+            InTmp::Shown { fd, folder } => {
+                if *folder {
+                    std::fs::create_dir_all(path)?;
+                } else {
+                    std::fs::File::create(path)?;
+                }
+                let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+                bind_read_only(&source, &path.to_string_lossy())?;
+            }
         }
-        let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
-        bind_read_only(&source, &path.to_string_lossy())?;
     }
     drop(held);
-    mount(
-        "tmpfs",
-        "/dev/shm",
-        "tmpfs",
-        hardened,
-        &format!("{size},mode=1777"),
-    )?;
     mount("proc", "/proc", "proc", hardened | libc::MS_NOEXEC, "")?;
+    for (name, limit) in USER_NAMESPACE_LIMITS {
+        let path = std::path::Path::new("/proc/sys/user").join(name);
+        if path.exists() {
+            std::fs::write(&path, limit.to_string()).map_err(|error| {
+                std::io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+            })?;
+        }
+    }
     for path in PROC_READ_ONLY {
         if std::path::Path::new(path).exists() {
             bind_read_only(path, path)?;
@@ -271,6 +340,25 @@ fn mount_own_view(request: &RunRequest, in_tmp: &[PathBuf]) -> std::io::Result<(
     // out-of-memory killer's first choice.
     let _ = std::fs::write("/proc/self/oom_score_adj", "1000");
     Ok(())
+}
+
+/// The first of `hidden` that a program of the run could see: present, and
+/// not an empty folder nor `/dev/null` (a cover).
+fn first_visible(hidden: &[PathBuf]) -> Option<&PathBuf> {
+    hidden.iter().find(|path| {
+        let Ok(metadata) = std::fs::symlink_metadata(path) else {
+            return false;
+        };
+        let file_type = metadata.file_type();
+        if file_type.is_dir() {
+            // One it cannot list shows it nothing either.
+            std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_some())
+        } else if file_type.is_char_device() {
+            metadata.rdev() != libc::makedev(1, 3)
+        } else {
+            true
+        }
+    })
 }
 
 /// The run's limits (step 3 of the [module docs](self)).
@@ -293,6 +381,25 @@ fn limit(request: &RunRequest) -> std::io::Result<()> {
         request.cpu_seconds + 1,
     )?;
     set(libc::RLIMIT_CORE, 0, 0)?;
+    // At most `most`, or the hard limit it has, if lower (raising a hard
+    // limit takes a capability of the machine's).
+    let lower = |resource, most: u64| {
+        let mut current = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit fills the struct it is given.
+        if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let value = most.min(u64::from(current.rlim_max));
+        set(resource, value, value)
+    };
+    lower(
+        libc::RLIMIT_MSGQUEUE,
+        MESSAGE_QUEUE_BYTES.min(request.work_bytes),
+    )?;
+    lower(libc::RLIMIT_SIGPENDING, PENDING_SIGNALS)?;
     let files = request.open_files.clamp(16, OPEN_FILES);
     set(libc::RLIMIT_NOFILE, files, files)?;
     if request.address_space > 0 {
@@ -487,6 +594,8 @@ pub(crate) enum Report {
     },
     /// The program could not be started.
     NotStarted(String),
+    /// A trial run found this hidden path in reach.
+    Visible(String),
 }
 
 /// Reads the init's report line; `None` when there is none (the sandbox
@@ -494,6 +603,9 @@ pub(crate) enum Report {
 pub(crate) fn parse_report(line: &str) -> Option<Report> {
     if let Some(message) = line.strip_prefix("error ") {
         return Some(Report::NotStarted(message.trim().to_owned()));
+    }
+    if let Some(path) = line.strip_prefix("visible ") {
+        return Some(Report::Visible(path.trim_end_matches('\n').to_owned()));
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     let number = |at: usize| words.get(at)?.parse::<i64>().ok();
@@ -533,6 +645,10 @@ mod tests {
                 cpu: Duration::ZERO,
                 max_rss_bytes: 1024,
             })
+        );
+        assert_eq!(
+            parse_report("visible /srv/data\n"),
+            Some(Report::Visible("/srv/data".into()))
         );
         assert_eq!(
             parse_report("error cannot start \"x\": No such file"),

@@ -70,8 +70,9 @@ use super::limits::{Limits, OPEN_FILES};
 use super::pipes::Pipes;
 use super::proc_meter::ProcMeter;
 use super::process_group::ProcessGroup;
-use super::sandbox::{self, Sandbox, SandboxError, SandboxMode};
+use super::sandbox::{Sandbox, SandboxError, SandboxMode};
 use super::sandbox_user::{self, SandboxUser};
+use super::seccomp::Counted;
 use super::slot::message::RunRequest;
 use super::slot::{self, RunEnds, Slot, SlotRun};
 use super::work_dir::{self, WorkDir};
@@ -295,7 +296,6 @@ impl Runner {
     pub fn new(program: Program, options: &RunnerOptions) -> Result<Runner, RunnerError> {
         check_memory(options)?;
         work_dir::sweep_stale();
-        sandbox::sweep_stale();
         let (cgroup, cgroup_missing) = if options.cgroups {
             match cgroup::parent() {
                 Ok(parent) => {
@@ -316,13 +316,17 @@ impl Runner {
                     SandboxError::Unusable(format!("cannot find this executable: {error}"))
                 })?,
             };
+            let counted = Counted {
+                memory: cgroup.is_some(),
+                cpu: cgroup.as_ref().is_some_and(Parent::weighs_cpu),
+            };
             let made = Sandbox::new(
                 &init,
                 &program,
                 &options.binds,
                 &options.hidden,
                 own_uids,
-                cgroup.is_some(),
+                counted,
             )
             .and_then(|made| {
                 // The first slot shows whether runs can be made here.
@@ -488,7 +492,7 @@ impl Runner {
                 peak_memory_bytes = max_rss_bytes;
                 Some(ended)
             }
-            Ending::Reported(Some(Report::NotStarted(message))) => {
+            Ending::Reported(Some(Report::NotStarted(message) | Report::Visible(message))) => {
                 return Err(io::Error::other(message));
             }
             // No report: the run's PID 1 was killed, by us or by the kernel.
@@ -691,6 +695,7 @@ fn first_slot(sandbox: &Sandbox, own_uids: bool) -> Result<Slot, SandboxError> {
     match init::read_report(made.status) {
         Some(Report::Ran { .. }) => Ok(slot),
         Some(Report::NotStarted(message)) => Err(SandboxError::Unusable(message)),
+        Some(Report::Visible(path)) => Err(SandboxError::NotHidden(path)),
         None => Err(SandboxError::Unusable(
             "the sandbox's trial run ended without a word".into(),
         )),

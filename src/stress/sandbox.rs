@@ -77,15 +77,15 @@ use std::process::{Command, Stdio};
 use super::child_setup::pipe;
 use super::command::Program;
 use super::sandbox_user::{FIRST_UID, SandboxUser};
-use super::seccomp;
-use super::zygote::{IN_TMP_ARGUMENT, ZYGOTE_ARGUMENT};
+use super::seccomp::{self, Counted};
+use super::zygote::{HIDDEN_ARGUMENT, IN_TMP_ARGUMENT, ZYGOTE_ARGUMENT};
 
+mod copies;
 pub mod filesystem;
-mod staging;
+mod mount_table;
 
-use filesystem::Mount;
-use staging::Staging;
-pub(crate) use staging::sweep_stale;
+use copies::Copies;
+use filesystem::{Mount, View};
 
 /// The writable places of `/proc` made read-only in each run, as
 /// bubblewrap itself tries to: the settings and the kernel's triggers.
@@ -129,6 +129,37 @@ pub enum SandboxError {
     /// A hidden path does not exist (bubblewrap cannot cover it).
     #[error("cannot hide {0}: no such file or folder")]
     HiddenMissing(PathBuf),
+    /// A hidden path is, or holds, something the sandbox must show.
+    #[error("cannot hide {hidden}: the sandbox must show {shown}, which lies in it")]
+    HidesShown {
+        /// The hidden path, resolved (or another path the machine's mounts
+        /// show it at).
+        hidden: PathBuf,
+        /// What the sandbox must show: a system folder, a file of `/etc`
+        /// programs read, or a path the command line names.
+        shown: PathBuf,
+    },
+    /// A path to show resolves to more than a program may see.
+    #[error("cannot show {path} in the sandbox: it leads to {real}, {reason}")]
+    ShowsTooMuch {
+        /// The path as named.
+        path: PathBuf,
+        /// What it resolves to.
+        real: PathBuf,
+        /// Why that is too much.
+        reason: String,
+    },
+    /// A root judge's path leads through a symbolic link to a file the
+    /// runs' uids cannot reach.
+    #[error(
+        "cannot show {path} in the sandbox: it leads through a symbolic link to {real}, which runs' unprivileged uids cannot reach; name {real} itself if the program may read it"
+    )]
+    ThroughLink {
+        /// The path as named.
+        path: PathBuf,
+        /// What it resolves to.
+        real: PathBuf,
+    },
     /// A path to show in the sandbox does not exist.
     #[error("cannot show {0} in the sandbox: no such file or folder")]
     BindMissing(PathBuf),
@@ -147,10 +178,13 @@ pub enum SandboxError {
         "cannot show {0} in the sandbox: runs have unprivileged uids ({FIRST_UID} and up), and only its owner may read it (or, a folder, enter one on the way); make it readable by others (chmod o+r, o+rx for a folder and those above it) if the program may read it"
     )]
     Unreachable(PathBuf),
-    /// A file the runs' uids cannot reach could not be copied where they
-    /// can.
+    /// A file the runs' uids cannot reach could not be copied for them.
     #[error("cannot copy a file for the sandbox: {0}")]
     Staging(String),
+    /// A slot's trial run found a hidden path in reach: the sandbox would
+    /// not hide it.
+    #[error("the sandbox does not hide {0}")]
+    NotHidden(String),
 }
 
 /// A working bubblewrap, and what each slot's sandbox shows.
@@ -160,8 +194,8 @@ pub(crate) struct Sandbox {
     /// The executable that serves as each slot's zygote (`zygote.rs`),
     /// open: bubblewrap starts it through `/proc/self/fd`.
     init: File,
-    /// What the program sees, after the system part.
-    mounts: Vec<Mount>,
+    /// What the program sees, and what it must not.
+    view: View,
     /// The program's argument vector.
     program: Vec<OsString>,
     /// Whether this bubblewrap knows `--disable-userns` (0.8 and later).
@@ -170,17 +204,17 @@ pub(crate) struct Sandbox {
     /// architecture.
     filter: Option<Vec<u8>>,
     /// Copies of the files the runs' uids cannot reach (root judge only).
-    _staging: Option<Staging>,
+    copies: Copies,
 }
 
 impl Sandbox {
     /// A sandbox with bubblewrap from `PATH`, `init` serving as each slot's
-    /// zygote, showing `program` and `binds`, with `hidden` covered.
-    /// `own_uids`: runs have uids of their own (a root judge), which then
-    /// get copies of the files they cannot reach. `memory_cgroup`: runs have
-    /// a memory cgroup, which counts socket pairs' buffers (see
-    /// `seccomp.rs`). Whether bubblewrap works here is learned by starting
-    /// a slot (`slot.rs`).
+    /// zygote, showing `program` and `binds`, with `hidden` hidden
+    /// (see [`filesystem`]). `own_uids`: runs have uids of their own (a
+    /// root judge), which then get copies of the files they cannot reach.
+    /// `counted`: what the runs' cgroups count, which the seccomp filter
+    /// must refuse where they do not (see `seccomp.rs`). Whether bubblewrap
+    /// works here is learned by starting a slot (`slot.rs`).
     ///
     /// # Errors
     ///
@@ -191,23 +225,13 @@ impl Sandbox {
         binds: &[PathBuf],
         hidden: &[PathBuf],
         own_uids: bool,
-        memory_cgroup: bool,
+        counted: Counted,
     ) -> Result<Sandbox, SandboxError> {
         let bwrap = find_bwrap().ok_or(SandboxError::NotInstalled)?;
         let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
-        let mut staging = if own_uids {
-            Some(Staging::create().map_err(unusable)?)
-        } else {
-            None
-        };
-        let mut mounts = filesystem::system();
-        mounts.extend(filesystem::exposed(
-            program,
-            binds,
-            hidden,
-            staging.as_mut(),
-        )?);
-        let init = open_init(init, staging.as_mut())?;
+        let mut copies = Copies::default();
+        let view = filesystem::view(program, binds, hidden, own_uids.then_some(&mut copies))?;
+        let init = open_init(init, own_uids)?;
         let help = Command::new(&bwrap)
             .arg("--help")
             .stdin(Stdio::null())
@@ -217,12 +241,20 @@ impl Sandbox {
         Ok(Sandbox {
             bwrap,
             init,
-            mounts,
+            view,
             program: program.argv(),
             disables_user_namespaces: help.contains("--disable-userns"),
-            filter: seccomp::filter(memory_cgroup),
-            _staging: staging,
+            filter: seccomp::filter(counted),
+            copies,
         })
+    }
+
+    /// A descriptor of each copy, reading from its start, for one slot's
+    /// bubblewrap to read.
+    pub(crate) fn copy_readers(&self) -> io::Result<Vec<OwnedFd>> {
+        (0..self.copies.len())
+            .map(|index| self.copies.reader(index))
+            .collect()
     }
 
     /// The read end of a pipe holding the seccomp filter (empty where there
@@ -248,15 +280,18 @@ impl Sandbox {
     }
 
     /// bwrap's arguments for a slot as `user` (a root judge's uid, or the
-    /// caller's), then its zygote with the control socket `control_fd` and
-    /// the filter read from `filter_fd`, then the program.
+    /// caller's), with the copies read from `copy_fds` (one per copy, from
+    /// [`copy_readers`](Self::copy_readers)), then its zygote with the
+    /// control socket `control_fd` and the filter read from `filter_fd`,
+    /// then the program.
     pub(crate) fn slot_args(
         &self,
         user: Option<&SandboxUser>,
+        copy_fds: &[i32],
         control_fd: i32,
         filter_fd: i32,
     ) -> Vec<OsString> {
-        let mut args = self.isolation_args(user);
+        let mut args = self.isolation_args(user, copy_fds);
         args.push("--".into());
         args.push(format!("/proc/self/fd/{}", self.init.as_raw_fd()).into());
         args.push(ZYGOTE_ARGUMENT.into());
@@ -265,25 +300,44 @@ impl Sandbox {
         for path in self.in_tmp() {
             args.extend([IN_TMP_ARGUMENT.into(), path.into()]);
         }
+        for path in &self.view.hidden {
+            args.extend([HIDDEN_ARGUMENT.into(), path.into()]);
+        }
         args.push("--".into());
         args.extend(self.program.iter().cloned());
         args
     }
 
-    /// The files and folders shown in `/tmp`, which each run's fresh work
-    /// folder shows again.
+    /// The files, folders and links shown in `/tmp`, which each run's
+    /// fresh work folder shows again: those not inside another (which
+    /// brings them along).
     fn in_tmp(&self) -> Vec<PathBuf> {
-        self.mounts
+        let in_tmp: Vec<&Mount> = self
+            .view
+            .mounts
             .iter()
-            .filter_map(|mount| match mount {
-                Mount::ReadOnly { at, .. } if at.starts_with("/tmp") => Some(at.clone()),
-                _ => None,
+            .filter(|mount| {
+                mount.at().starts_with("/tmp")
+                    && matches!(
+                        mount,
+                        Mount::ReadOnly(_) | Mount::Copy { .. } | Mount::Symlink { .. }
+                    )
             })
+            .collect();
+        in_tmp
+            .iter()
+            .map(|mount| mount.at())
+            .filter(|at| {
+                !in_tmp.iter().any(|other| {
+                    matches!(other, Mount::ReadOnly(folder) if at.starts_with(folder) && at != folder)
+                })
+            })
+            .map(Path::to_path_buf)
             .collect()
     }
 
     /// Everything but the command.
-    fn isolation_args(&self, user: Option<&SandboxUser>) -> Vec<OsString> {
+    fn isolation_args(&self, user: Option<&SandboxUser>, copy_fds: &[i32]) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut add = |items: &[&str]| args.extend(items.iter().map(OsString::from));
         match user {
@@ -311,15 +365,13 @@ impl Sandbox {
             "--new-session",
             "--as-pid-1",
         ]);
-        for mount in &self.mounts {
-            if let Mount::Symlink { target, at } = mount {
-                args.extend(["--symlink".into(), target.into(), at.into()]);
-            }
-            if let Mount::ReadOnly { source, at } = mount
-                && !at.starts_with("/tmp")
-            {
-                args.extend(["--ro-bind".into(), source.into(), at.into()]);
-            }
+        let (in_tmp, outside): (Vec<&Mount>, Vec<&Mount>) = self
+            .view
+            .mounts
+            .iter()
+            .partition(|mount| mount.at().starts_with("/tmp"));
+        for mount in outside {
+            self.mount_args(mount, copy_fds, &mut args);
         }
         args.extend(
             [
@@ -339,30 +391,42 @@ impl Sandbox {
             .map(OsString::from),
         );
         // What lies in /tmp goes into the work folder, once it is there.
-        for mount in &self.mounts {
-            match mount {
-                Mount::ReadOnly { source, at } if at.starts_with("/tmp") => {
-                    args.extend(["--ro-bind".into(), source.into(), at.into()]);
-                }
-                Mount::CoverFolder(folder) => {
-                    args.extend(["--tmpfs".into(), folder.into()]);
-                    args.extend(["--remount-ro".into(), folder.into()]);
-                }
-                Mount::CoverFile(file) => {
-                    args.extend(["--ro-bind".into(), "/dev/null".into(), file.into()]);
-                }
-                _ => {}
-            }
+        for mount in in_tmp {
+            self.mount_args(mount, copy_fds, &mut args);
         }
         args.extend(["--remount-ro", "/", "--chdir", "/tmp"].map(OsString::from));
         args
     }
+
+    /// bubblewrap's arguments for `mount`.
+    fn mount_args(&self, mount: &Mount, copy_fds: &[i32], args: &mut Vec<OsString>) {
+        match mount {
+            Mount::Symlink { target, at } => {
+                args.extend(["--symlink".into(), target.into(), at.into()]);
+            }
+            Mount::ReadOnly(path) => args.extend(["--ro-bind".into(), path.into(), path.into()]),
+            Mount::Copy { index, at } => args.extend([
+                "--perms".into(),
+                self.copies.mode(*index).into(),
+                "--ro-bind-data".into(),
+                copy_fds[*index].to_string().into(),
+                at.into(),
+            ]),
+            Mount::CoverFolder(folder) => {
+                args.extend(["--tmpfs".into(), folder.into()]);
+                args.extend(["--remount-ro".into(), folder.into()]);
+            }
+            Mount::CoverFile(file) => {
+                args.extend(["--ro-bind".into(), "/dev/null".into(), file.into()]);
+            }
+        }
+    }
 }
 
 /// The init's executable, open for bubblewrap to start through
-/// `/proc/self/fd`; a copy in `staging` (a root judge) when the runs' uids
-/// may not execute the original.
-fn open_init(init: &Path, staging: Option<&mut Staging>) -> Result<File, SandboxError> {
+/// `/proc/self/fd`; a sealed copy in memory when runs have uids of their
+/// own (a root judge) that may not execute the original.
+fn open_init(init: &Path, own_uids: bool) -> Result<File, SandboxError> {
     let cannot = |error: io::Error| {
         SandboxError::Unusable(format!("cannot open {}: {error}", init.display()))
     };
@@ -370,13 +434,12 @@ fn open_init(init: &Path, staging: Option<&mut Staging>) -> Result<File, Sandbox
         .map_err(cannot)?
         .permissions()
         .mode();
-    let path = match staging {
-        Some(staging) if mode & 0o001 == 0 => staging
-            .copy(init)
-            .map_err(|error| SandboxError::Staging(format!("{}: {error}", init.display())))?,
-        _ => init.to_owned(),
-    };
-    File::open(path).map_err(cannot)
+    if own_uids && mode & 0o001 == 0 {
+        copies::sealed_copy(init)
+            .map_err(|error| SandboxError::Staging(format!("{}: {error}", init.display())))
+    } else {
+        File::open(init).map_err(cannot)
+    }
 }
 
 /// Whether this process is root, and so gives sandboxed runs unprivileged

@@ -15,6 +15,20 @@
 //!   refused too). A datagram pair is refused, for a datagram socket can
 //!   `sendto` any socket file by its path. `connect`, `bind`, `listen` and
 //!   `accept` are refused: no socket the program can have needs them.
+//! - **Memory outside the address space, where no memory cgroup counts
+//!   it**: `memfd_create` and System V shared memory, message queues and
+//!   semaphore sets (`shmget`, `msgget`, `semget`; i386's `ipc`, which
+//!   multiplexes them) fail with `ENOSYS`, as on a kernel built without
+//!   them. None of it counts against an address-space limit, and a
+//!   `memfd` is limited neither by `RLIMIT_FSIZE` (one file at a time) nor
+//!   by any mount's size. With a memory cgroup they are allowed: their
+//!   pages and buffers are charged to the run. `memfd_secret` is refused
+//!   always (`ENOSYS`): nothing here says its pages are charged.
+//! - **New sessions, where no CPU cgroup weighs the run**: `setsid` fails
+//!   with `EPERM`. The scheduler gives each session an equal share of the
+//!   CPU (autogroups), so a program whose children each start a session
+//!   would take a share per child from every other run. In a CPU cgroup of
+//!   its own, the run has one share whatever it does.
 //! - **Other processes and the kernel's state**: `ptrace` and
 //!   `process_vm_readv`/`writev`, the keyrings (`add_key`, `request_key`,
 //!   `keyctl`: a key ring belongs to a uid, not to a run), `bpf`,
@@ -165,6 +179,16 @@ const NO_SUCH_CALL: &[Numbers] = &[
     ("io_uring_enter", Some(426), Some(426), Some(426)),
     ("io_uring_register", Some(427), Some(427), Some(427)),
     ("clone3", Some(435), Some(435), Some(435)),
+    ("memfd_secret", Some(447), Some(447), Some(447)),
+];
+
+/// Calls that hold memory outside the address space, refused (`ENOSYS`)
+/// where no memory cgroup counts what they hold.
+const UNCOUNTED_MEMORY: &[Numbers] = &[
+    ("memfd_create", Some(319), Some(356), Some(279)),
+    ("shmget", Some(29), Some(395), Some(194)),
+    ("msgget", Some(68), Some(399), Some(186)),
+    ("semget", Some(64), Some(393), Some(190)),
 ];
 
 const NOT_PERMITTED: &[Numbers] = &[
@@ -212,6 +236,22 @@ const CLONE: (u32, u32, u32) = (56, 120, 220);
 const UNSHARE: (u32, u32, u32) = (272, 310, 97);
 /// i386's `socketcall`, every socket call through one number.
 const I386_SOCKETCALL: u32 = 102;
+/// i386's `ipc`, every System V IPC call through one number.
+const I386_IPC: u32 = 117;
+/// (x86-64, i386, AArch64) numbers of `setsid`.
+const SETSID: (u32, u32, u32) = (112, 66, 157);
+
+/// What the run's cgroups count and weigh, which decides what the filter
+/// must refuse: what nothing would count is not allowed at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Counted {
+    /// A memory cgroup counts the memory the kernel holds for the run
+    /// (socket buffers, tmpfs and System V pages, message queues).
+    pub(crate) memory: bool,
+    /// A CPU cgroup gives the run one share of the CPU, whatever sessions
+    /// its processes start.
+    pub(crate) cpu: bool,
+}
 
 /// Which column of a [`Numbers`] row.
 #[derive(Clone, Copy)]
@@ -221,9 +261,8 @@ enum Column {
     Aarch64,
 }
 
-/// One architecture's table; `socketpair` refused whole unless
-/// `local_pairs`.
-fn table(column: Column, local_pairs: bool) -> Table {
+/// One architecture's table for runs whose cgroups count `counted`.
+fn table(column: Column, counted: Counted) -> Table {
     let pick = |numbers: &Numbers| match column {
         Column::X86_64 => numbers.1,
         Column::I386 => numbers.2,
@@ -242,7 +281,19 @@ fn table(column: Column, local_pairs: bool) -> Table {
     ] {
         rules.extend(list.iter().filter_map(pick).map(|number| (number, rule)));
     }
-    let pairs = if local_pairs {
+    if !counted.memory {
+        let refused = Rule::Refuse(libc::ENOSYS);
+        rules.extend(
+            UNCOUNTED_MEMORY
+                .iter()
+                .filter_map(pick)
+                .map(|number| (number, refused)),
+        );
+    }
+    if !counted.cpu {
+        rules.push((own(SETSID), Rule::Refuse(libc::EPERM)));
+    }
+    let pairs = if counted.memory {
         Rule::LocalPairOnly
     } else {
         Rule::Refuse(libc::EACCES)
@@ -254,6 +305,9 @@ fn table(column: Column, local_pairs: bool) -> Table {
         Column::X86_64 => (AUDIT_ARCH_X86_64, Some(X32_SYSCALL_BIT)),
         Column::I386 => {
             rules.push((I386_SOCKETCALL, Rule::Refuse(libc::EACCES)));
+            if !counted.memory {
+                rules.push((I386_IPC, Rule::Refuse(libc::ENOSYS)));
+            }
             (AUDIT_ARCH_I386, None)
         }
         Column::Aarch64 => (AUDIT_ARCH_AARCH64, None),
@@ -267,16 +321,16 @@ fn table(column: Column, local_pairs: bool) -> Table {
 
 /// This target's native table and, on x86-64, the i386 compat table;
 /// `None` where the filter is not written for the target.
-fn tables(local_pairs: bool) -> Option<(Table, Option<Table>)> {
+fn tables(counted: Counted) -> Option<(Table, Option<Table>)> {
     if cfg!(target_arch = "x86_64") {
         Some((
-            table(Column::X86_64, local_pairs),
-            Some(table(Column::I386, local_pairs)),
+            table(Column::X86_64, counted),
+            Some(table(Column::I386, counted)),
         ))
     } else if cfg!(target_arch = "aarch64") {
         // Compat (32-bit ARM) calls are off on most kernels, and a 64-bit
         // process cannot make them.
-        Some((table(Column::Aarch64, local_pairs), None))
+        Some((table(Column::Aarch64, counted), None))
     } else {
         None
     }
@@ -402,11 +456,11 @@ fn assemble(program: &[Instruction]) -> Vec<u8> {
     bytes
 }
 
-/// The filter as bubblewrap reads it (`struct sock_filter`s), or `None` on
-/// an architecture it is not written for; with `local_pairs` (the run has
-/// a memory cgroup), Unix-domain stream pairs are allowed.
-pub(crate) fn filter(local_pairs: bool) -> Option<Vec<u8>> {
-    tables(local_pairs).map(|(native, compat)| assemble(&program(&native, compat.as_ref())))
+/// The filter as the run's PID 1 installs it (`struct sock_filter`s), or
+/// `None` on an architecture it is not written for, for runs whose cgroups
+/// count `counted`.
+pub(crate) fn filter(counted: Counted) -> Option<Vec<u8>> {
+    tables(counted).map(|(native, compat)| assemble(&program(&native, compat.as_ref())))
 }
 
 #[cfg(test)]
@@ -472,18 +526,41 @@ mod tests {
 
     /// Every watched call of every table, and calls around them, get what
     /// their rule says.
+    /// Every combination of what cgroups count.
+    const EVERY_COUNTED: [Counted; 4] = [
+        Counted {
+            memory: true,
+            cpu: true,
+        },
+        Counted {
+            memory: true,
+            cpu: false,
+        },
+        Counted {
+            memory: false,
+            cpu: true,
+        },
+        Counted {
+            memory: false,
+            cpu: false,
+        },
+    ];
+
+    const ALL_COUNTED: Counted = EVERY_COUNTED[0];
+    const NOTHING_COUNTED: Counted = EVERY_COUNTED[3];
+
     #[test]
     fn each_architecture_gets_its_rules() {
-        for local_pairs in [true, false] {
-            each_architecture_gets_its_rules_with(local_pairs);
+        for counted in EVERY_COUNTED {
+            each_architecture_gets_its_rules_with(counted);
         }
     }
 
-    fn each_architecture_gets_its_rules_with(local_pairs: bool) {
-        let Some((native, compat)) = tables(local_pairs) else {
+    fn each_architecture_gets_its_rules_with(counted: Counted) {
+        let Some((native, compat)) = tables(counted) else {
             return;
         };
-        let filter = filter(local_pairs).unwrap();
+        let filter = filter(counted).unwrap();
         for table in std::iter::once(&native).chain(compat.as_ref()) {
             let call = |number, first, second| Call {
                 architecture: table.architecture,
@@ -568,7 +645,7 @@ mod tests {
     #[test]
     fn the_documented_calls_are_watched() {
         let watched = |column, number| {
-            table(column, true)
+            table(column, ALL_COUNTED)
                 .rules
                 .iter()
                 .find(|&&(watched, _)| watched == number)
@@ -581,8 +658,14 @@ mod tests {
                 Column::Aarch64 => aarch64,
             };
             assert_eq!(watched(column, own(SOCKETPAIR)), Some(Rule::LocalPairOnly));
-            let no_pairs = table(column, false).rules;
-            assert!(no_pairs.contains(&(own(SOCKETPAIR), Rule::Refuse(libc::EACCES))));
+            let uncounted = table(column, NOTHING_COUNTED).rules;
+            assert!(uncounted.contains(&(own(SOCKETPAIR), Rule::Refuse(libc::EACCES))));
+            assert!(uncounted.contains(&(own(SETSID), Rule::Refuse(libc::EPERM))));
+            assert_eq!(
+                watched(column, own(SETSID)),
+                None,
+                "a CPU cgroup weighs sessions"
+            );
             assert_eq!(watched(column, own(CLONE)), Some(Rule::NoNewUserNamespace));
             assert_eq!(
                 watched(column, own(UNSHARE)),
@@ -613,16 +696,43 @@ mod tests {
             (libc::SYS_clone, Rule::NoNewUserNamespace),
             (libc::SYS_clone3, Rule::Refuse(libc::ENOSYS)),
             (libc::SYS_io_uring_setup, Rule::Refuse(libc::ENOSYS)),
+            (libc::SYS_memfd_secret, Rule::Refuse(libc::ENOSYS)),
         ] {
             assert_eq!(watched(native, number as u32), Some(rule), "{number}");
         }
+        // Memory outside the address space: allowed where a memory cgroup
+        // counts it, refused where nothing would.
+        let uncounted = table(native, NOTHING_COUNTED).rules;
+        for number in [
+            libc::SYS_memfd_create,
+            libc::SYS_shmget,
+            libc::SYS_msgget,
+            libc::SYS_semget,
+        ] {
+            let number = number as u32;
+            assert_eq!(watched(native, number), None, "{number}");
+            assert!(
+                uncounted.contains(&(number, Rule::Refuse(libc::ENOSYS))),
+                "{number}"
+            );
+        }
+        assert!(uncounted.contains(&(libc::SYS_setsid as u32, Rule::Refuse(libc::EPERM))));
         assert_eq!(
             watched(Column::I386, I386_SOCKETCALL),
             Some(Rule::Refuse(libc::EACCES))
         );
+        assert_eq!(watched(Column::I386, I386_IPC), None);
+        assert!(
+            table(Column::I386, NOTHING_COUNTED)
+                .rules
+                .contains(&(I386_IPC, Rule::Refuse(libc::ENOSYS)))
+        );
         // No number is watched twice with different rules.
-        for column in [Column::X86_64, Column::I386, Column::Aarch64] {
-            let rules = table(column, true).rules;
+        for (column, counted) in [Column::X86_64, Column::I386, Column::Aarch64]
+            .into_iter()
+            .flat_map(|column| EVERY_COUNTED.map(|counted| (column, counted)))
+        {
+            let rules = table(column, counted).rules;
             for (index, &(number, rule)) in rules.iter().enumerate() {
                 for &(other, other_rule) in &rules[index + 1..] {
                     assert!(number != other || rule == other_rule, "{number} twice");

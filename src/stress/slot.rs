@@ -115,9 +115,16 @@ impl Slot {
         let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
         let (control, zygote_end) = socket_pair().map_err(unusable)?;
         let filter = sandbox.filter_descriptor().map_err(unusable)?;
+        let copies = sandbox.copy_readers().map_err(unusable)?;
+        let copy_fds: Vec<i32> = copies.iter().map(AsRawFd::as_raw_fd).collect();
         let mut command = Command::new(sandbox.bwrap());
         command
-            .args(sandbox.slot_args(user.as_ref(), zygote_end.as_raw_fd(), filter.as_raw_fd()))
+            .args(sandbox.slot_args(
+                user.as_ref(),
+                &copy_fds,
+                zygote_end.as_raw_fd(),
+                filter.as_raw_fd(),
+            ))
             .env_clear()
             .envs(passed_environment())
             .env("TMPDIR", "/tmp")
@@ -130,6 +137,7 @@ impl Slot {
             .inherited(user.as_ref())
             .into_iter()
             .chain([zygote_end.as_raw_fd(), filter.as_raw_fd()])
+            .chain(copy_fds.iter().copied())
             .collect();
         let runner = std::process::id() as libc::pid_t;
         let hook = move || {
@@ -170,7 +178,7 @@ impl Slot {
         let mut child = command.spawn().map_err(unusable)?;
         let stderr = child.stderr.take();
         let bwrap = ProcessGroup::new(child);
-        drop((zygote_end, filter));
+        drop((zygote_end, filter, copies));
         let slot = Slot {
             bwrap,
             control,

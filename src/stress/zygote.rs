@@ -41,18 +41,23 @@ use super::slot::message::{self, REQUEST_FDS, RunRequest};
 /// The first argument that makes the runner's executable act as a slot's
 /// zygote; then the control socket's descriptor, the seccomp filter's
 /// descriptor, [`IN_TMP_ARGUMENT`] `PATH` for each file the slot shows in
-/// `/tmp`, `--` and the program's argument vector.
+/// `/tmp`, [`HIDDEN_ARGUMENT`] `PATH` for each hidden path, `--` and the
+/// program's argument vector.
 pub const ZYGOTE_ARGUMENT: &str = "__rotation-game-sandbox-zygote";
 
 /// The zygote's argument before each path it shows in every run's `/tmp`
 /// (not a flag: the zygote's arguments are the runner's to write).
 pub const IN_TMP_ARGUMENT: &str = "__in-tmp";
 
+/// The zygote's argument before each path the trial run checks is hidden.
+pub const HIDDEN_ARGUMENT: &str = "__hidden";
+
 /// What the zygote is started with.
 struct Arguments {
     control: RawFd,
     filter: RawFd,
     in_tmp: Vec<PathBuf>,
+    hidden: Vec<PathBuf>,
     program: Vec<OsString>,
 }
 
@@ -64,22 +69,27 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Option<Arguments> {
     if control < 3 || filter < 3 {
         return None;
     }
-    let mut in_tmp = Vec::new();
+    let (mut in_tmp, mut hidden) = (Vec::new(), Vec::new());
     loop {
         let word = args.next()?;
         if word == "--" {
             break;
         }
-        if word != IN_TMP_ARGUMENT {
+        let list = if word == IN_TMP_ARGUMENT {
+            &mut in_tmp
+        } else if word == HIDDEN_ARGUMENT {
+            &mut hidden
+        } else {
             return None;
-        }
-        in_tmp.push(PathBuf::from(args.next()?));
+        };
+        list.push(PathBuf::from(args.next()?));
     }
     let program: Vec<OsString> = args.collect();
     (!program.is_empty()).then_some(Arguments {
         control,
         filter,
         in_tmp,
+        hidden,
         program,
     })
 }
@@ -118,6 +128,7 @@ fn serve(arguments: Arguments) -> ! {
     let template = RunTemplate {
         argv: init::c_strings(&arguments.program),
         in_tmp: arguments.in_tmp,
+        hidden: arguments.hidden,
         filter: filter_bytes,
     };
     if message::send(control.as_raw_fd(), b"ready", &[]).is_err() {
@@ -217,7 +228,7 @@ mod tests {
     #[test]
     fn the_arguments_are_read_back() {
         let arguments = parse(words(
-            "5 6 __in-tmp /tmp/x/a.out __in-tmp /tmp/y -- /tmp/x/a.out -v",
+            "5 6 __in-tmp /tmp/x/a.out __hidden /srv/data __in-tmp /tmp/y -- /tmp/x/a.out -v",
         ))
         .unwrap();
         assert_eq!((arguments.control, arguments.filter), (5, 6));
@@ -225,8 +236,16 @@ mod tests {
             arguments.in_tmp,
             [PathBuf::from("/tmp/x/a.out"), PathBuf::from("/tmp/y")]
         );
+        assert_eq!(arguments.hidden, [PathBuf::from("/srv/data")]);
         assert_eq!(arguments.program, ["/tmp/x/a.out", "-v"]);
-        for bad in ["5 6 /tmp -- a", "5 6 --", "1 6 -- a", "x 6 -- a", "5"] {
+        for bad in [
+            "5 6 /tmp -- a",
+            "5 6 --",
+            "1 6 -- a",
+            "x 6 -- a",
+            "5",
+            "5 6 __hidden",
+        ] {
             assert!(parse(words(bad)).is_none(), "{bad}");
         }
     }

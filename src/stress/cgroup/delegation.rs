@@ -40,6 +40,10 @@ use super::{PREFIX, make_dir, with_path, write};
 /// and pids (the process cap). CPU time (`cpu.stat`) needs none.
 pub(super) const CONTROLLERS: [&str; 2] = ["memory", "pids"];
 
+/// The controllers runs use where the group has them: cpu (one share of
+/// the CPU per run; see `cgroup.rs`).
+const OPTIONAL: [&str; 1] = ["cpu"];
+
 /// The prefix of the records of controllers runners enabled.
 const ENABLED: &str = "rotation-game-enabled-";
 
@@ -146,6 +150,7 @@ impl Delegation {
             .into_iter()
             .filter(|controller| !enabled.iter().any(|c| c == controller))
             .collect();
+        self.enable_optional(&enabled)?;
         if missing.is_empty() {
             return Ok(());
         }
@@ -165,6 +170,22 @@ impl Delegation {
         })?;
         for controller in missing {
             make_dir(&self.group.join(format!("{ENABLED}{controller}")))?;
+        }
+        Ok(())
+    }
+
+    /// Enables the [`OPTIONAL`] controllers the group has and does not
+    /// give yet, each on its own (one the kernel refuses is done without),
+    /// recording what it enabled.
+    fn enable_optional(&self, enabled: &[String]) -> io::Result<()> {
+        let available = listed(&self.group.join("cgroup.controllers"))?;
+        let subtree = self.group.join("cgroup.subtree_control");
+        for controller in OPTIONAL {
+            let wanted = available.iter().any(|c| c == controller)
+                && !enabled.iter().any(|c| c == controller);
+            if wanted && fs::write(&subtree, format!("+{controller}")).is_ok() {
+                make_dir(&self.group.join(format!("{ENABLED}{controller}")))?;
+            }
         }
         Ok(())
     }
@@ -210,8 +231,7 @@ impl Delegation {
             .filter_map(|entry| {
                 let name = entry.file_name().into_string().ok()?;
                 let controller = name.strip_prefix(ENABLED)?;
-                CONTROLLERS
-                    .contains(&controller)
+                (CONTROLLERS.contains(&controller) || OPTIONAL.contains(&controller))
                     .then(|| (controller.to_owned(), entry.path()))
             })
             .collect()
@@ -230,6 +250,12 @@ impl Delegation {
                 && Owner::of_name(PREFIX, &name).is_some_and(|owner| !owner.is_gone())
         })
     }
+}
+
+/// Whether `group` gives `controller` to the groups below it.
+pub(super) fn gives(group: &Path, controller: &str) -> bool {
+    listed(&group.join("cgroup.subtree_control"))
+        .is_ok_and(|enabled| enabled.iter().any(|c| c == controller))
 }
 
 /// What to put before a command to run it in a cgroup of its own, given

@@ -392,6 +392,8 @@ fn limit(request: &RunRequest) -> std::io::Result<()> {
         if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
+        // `rlim_t` is narrower than `u64` on 32-bit targets.
+        #[allow(clippy::useless_conversion)]
         let value = most.min(u64::from(current.rlim_max));
         set(resource, value, value)
     };

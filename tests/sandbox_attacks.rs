@@ -29,10 +29,12 @@ use std::os::unix::net::{SocketAddr, UnixDatagram, UnixListener};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use common::processes::{processes_with, survivors};
 use common::programs::{compile, have_sandbox, is_root};
 use common::{stderr, stdout};
+use rotation_game::stress::{Limits, MIB, Program, Runner, RunnerOptions, SandboxMode};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
@@ -592,4 +594,229 @@ fn a_flood_of_standard_error_is_cut_counted_and_changes_no_verdict() {
     assert_eq!(run["verdict"], "RTE");
     assert_eq!(run["program_stderr"].as_str().unwrap().len(), 4096);
     assert_eq!(run["program_stderr_bytes"], flood);
+}
+
+/// The attack run by the library's runner in the sandbox without a cgroup
+/// (whoever runs the test: root too), under a memory limit of `mib` MiB:
+/// what it said.
+fn without_a_cgroup(args: &[&str], mib: u64) -> Option<Outcome> {
+    let program = Program::parse(&command_line(args), Path::new("/")).unwrap();
+    let options = RunnerOptions {
+        limits: Limits {
+            cpu_time: Duration::from_secs(20),
+            wall_time: Duration::from_secs(60),
+            memory_bytes: mib * MIB,
+            ..Limits::DEFAULT
+        },
+        sandbox: SandboxMode::On,
+        cgroups: false,
+        init: Some(BINARY.into()),
+        ..RunnerOptions::default()
+    };
+    let run = Runner::new(program, &options).unwrap().run(b"").unwrap();
+    Outcome::said(&String::from_utf8_lossy(&run.stderr))
+}
+
+/// How many KiB an attack of `kernel-memory` held, as it says.
+fn held_kib(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("held ")?
+                .strip_suffix(" KiB")?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("the attack says what it held: {stderr:?}"))
+}
+
+#[test]
+fn memory_outside_the_address_space_is_counted_or_cannot_be_held() {
+    let test = "memory_outside_the_address_space_is_counted_or_cannot_be_held";
+    if !sandbox(test) {
+        return;
+    }
+    // 200 MiB under a limit of 128 MiB, in a memfd written with write(), in
+    // System V shared memory (attached, filled, detached) and message
+    // queues, in files of /tmp and /dev/shm, and in pipes passed in flight
+    // over a socket pair (SCM_RIGHTS) and closed. Through the binary: a
+    // cgroup counts them as root (a memory limit exceeded), and as a user
+    // without one they are refused or bounded. Through the library without
+    // a cgroup, as root as well.
+    for how in ["memfd", "sysv-shm", "sysv-msg", "tmpfs", "inflight"] {
+        let attack = ["kernel-memory", how, "200"];
+        let (outcome, verdict) = judged("on", &attack, &["--memory-limit", "128"]);
+        match outcome {
+            // Killed at the limit before it could say anything.
+            None => assert_eq!(verdict, "MLE", "{how}"),
+            Some(outcome) => assert!(!outcome.reached(), "{how}: {outcome:?}"),
+        }
+        let uncounted = without_a_cgroup(&attack, 128).expect("it says what it held");
+        assert!(
+            !uncounted.reached(),
+            "{how}, without a cgroup: {uncounted:?}"
+        );
+        if is_root() || how != "inflight" {
+            let outside = outside(&attack);
+            assert!(outside.reached(), "the probe holds it: {how}: {outside:?}");
+        } else {
+            // A user's pipes hold 8 KiB each past the kernel's per-user
+            // soft limit, and the probe would put tens of thousands of them
+            // in flight: more than the user's other processes (the other
+            // tests' runners) may then send.
+            eprintln!("{test}: not root, so the probe of {how} outside is not run");
+        }
+    }
+}
+
+#[test]
+fn posix_message_queues_hold_no_more_than_the_runs_own_limit() {
+    let test = "posix_message_queues_hold_no_more_than_the_runs_own_limit";
+    if !sandbox(test) {
+        return;
+    }
+    let attack = ["kernel-memory", "posix-mq", "64"];
+    let (_, verdict) = judged("on", &attack, &[]);
+    assert_eq!(verdict, "PE", "blocked: no output");
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let output = common::seeded_stress(&command_line(&attack), 1)
+        .args(["--sandbox", "on", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let inside = held_kib(report["failure"]["run"]["program_stderr"].as_str().unwrap());
+    assert!(inside <= 512, "{inside} KiB in the sandbox");
+    // Outside, the caller's own RLIMIT_MSGQUEUE (800 KiB by default) holds:
+    // the probe holds more than the sandbox lets it.
+    let output = Command::new(attacker()).args(attack).output().unwrap();
+    let outside = held_kib(&stderr(&output));
+    let default = 800;
+    if outside > 512 {
+        assert!(outside > inside);
+    } else {
+        eprintln!(
+            "{test}: this machine's RLIMIT_MSGQUEUE is below {default} KiB: the probe held {outside} KiB outside"
+        );
+    }
+}
+
+#[test]
+fn the_counts_the_kernel_keeps_per_user_are_bounded_per_run() {
+    // Inotify instances and queued signals: counted per user, in the
+    // caller's own counts too when the judge is not root.
+    blocked_inside_reached_outside(
+        "the_counts_the_kernel_keeps_per_user_are_bounded_per_run",
+        &["user-counts"],
+        "the probe makes 128 inotify instances and queues thousands of signals",
+    );
+}
+
+#[test]
+fn the_program_learns_nothing_of_the_machines_cgroups_or_paths() {
+    let test = "the_program_learns_nothing_of_the_machines_cgroups_or_paths";
+    if !blocked_in_sandbox(test, &["host-view"]) {
+        return;
+    }
+    // Without the sandbox, its cgroup is the run's, below the runner's.
+    let (outcome, _) = judged("off", &["host-view"], &[]);
+    match outcome {
+        Some(outcome) if outcome.reached() => {}
+        other => eprintln!("{test}: this machine shows no cgroup but / to the probe: {other:?}"),
+    }
+}
+
+/// Kills the processes whose command line holds its marker when dropped:
+/// spinners a test started, gone even when it fails.
+struct Spinners(String);
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for pid in processes_with(&self.0) {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        }
+    }
+}
+
+/// Waits (10 s at most) for `count` processes marked `marker` to run.
+fn wait_for_processes(marker: &str, count: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while processes_with(marker).len() < count && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        processes_with(marker).len() >= count,
+        "the spinners started"
+    );
+}
+
+/// `stress` of a program that burns half a second of CPU, then answers
+/// right, with a wall-clock limit of 4 s: its verdict.
+fn correct_program_verdict() -> String {
+    let program = command_line(&["burn", "500", BINARY, "solve"]);
+    let (outcome, verdict) = {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("report.json");
+        let output = common::seeded_stress(&program, 1)
+            .args(["--sandbox", "on", "--time-limit", "3", "--wall-limit", "4"])
+            .args(["--json", json.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let verdict = if output.status.code() == Some(0) {
+            "AC".to_owned()
+        } else {
+            report["failure"]["run"]["verdict"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        (output, verdict)
+    };
+    drop(outcome);
+    verdict
+}
+
+#[test]
+fn a_program_spinning_in_a_hundred_sessions_takes_one_share_of_the_cpu() {
+    let test = "a_program_spinning_in_a_hundred_sessions_takes_one_share_of_the_cpu";
+    if !sandbox(test) {
+        return;
+    }
+    // A second runner judges a program whose hundred children each try to
+    // start a session of their own and spin; meanwhile a correct program
+    // keeps its verdict.
+    let marker = format!("spin-{}-1", std::process::id());
+    let attacker_program = command_line(&["sessions", "100", &marker]);
+    let mut second_runner =
+        common::spawn_captured(common::seeded_stress(&attacker_program, 1).args([
+            "--sandbox",
+            "on",
+            "--time-limit",
+            "60",
+            "--wall-limit",
+            "60",
+        ]));
+    let spinners = Spinners(marker.clone());
+    wait_for_processes(&marker, 101);
+    let verdict = correct_program_verdict();
+    let _ = second_runner.kill();
+    let _ = second_runner.wait();
+    drop(spinners);
+    assert_eq!(verdict, "AC", "the correct program lost its verdict");
+    // The probe: the same spinners outside any sandbox or cgroup, each in a
+    // session of its own, take the CPU from the correct program.
+    let marker = format!("spin-{}-2", std::process::id());
+    let mut outside =
+        common::spawn_captured(Command::new(attacker()).args(["sessions", "100", &marker]));
+    let spinners = Spinners(marker.clone());
+    wait_for_processes(&marker, 101);
+    let starved = correct_program_verdict();
+    let _ = outside.kill();
+    let _ = outside.wait();
+    drop(spinners);
+    assert_eq!(starved, "TLE", "the probe takes the CPU from it");
 }

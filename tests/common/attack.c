@@ -22,9 +22,15 @@
 #include <ftw.h>
 #include <linux/netlink.h>
 #include <linux/vm_sockets.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/inotify.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +44,7 @@
 #include <sys/wait.h>
 #include <dirent.h>
 #include <stddef.h>
+#include <time.h>
 #include <unistd.h>
 
 static int reached;
@@ -158,38 +165,284 @@ static int families(void) {
     return report("neither vsock nor netlink sockets");
 }
 
-/* Kernel memory: MIB mebibytes queued in socket pairs, or in pipes. */
-static int kernel_memory(const char *how, long mib) {
-    struct rlimit files;
-    if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
-        files.rlim_cur = files.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &files);
-    }
-    static char block[1 << 16];
-    memset(block, 1, sizeof block);
+/* ---- memory the kernel holds, outside the address space ---- */
+
+static char block[1 << 16];
+
+/* Fills a pipe or socket's queue without blocking; the bytes queued. */
+static long fill(int fd) {
     long queued = 0;
-    int pipes = strcmp(how, "pipes") == 0;
-    while (queued < (mib << 20)) {
-        int ends[2];
-        int made = pipes ? pipe2(ends, O_NONBLOCK) : socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, ends);
-        if (made != 0) {
-            fprintf(stderr, "%s after %ld MiB: %s\n", pipes ? "pipe" : "socketpair", queued >> 20, strerror(errno));
-            break;
+    ssize_t written;
+    while ((written = write(fd, block, sizeof block)) > 0) queued += written;
+    return queued;
+}
+
+/* A pipe of 1 MiB, full, passed in flight over `carrier` (SCM_RIGHTS) and
+ * closed here: held by nothing but the message. The bytes queued, or -1;
+ * a full carrier is replaced by a new socket pair. */
+static long in_flight(int *carrier) {
+    int ends[2];
+    if (pipe2(ends, O_NONBLOCK) != 0) return -1;
+    fcntl(ends[1], F_SETPIPE_SZ, 1 << 20);
+    long queued = fill(ends[1]);
+    char control[CMSG_SPACE(2 * sizeof(int))] = {0};
+    char byte = 0;
+    struct iovec data = {&byte, 1};
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+    struct cmsghdr *rights = CMSG_FIRSTHDR(&message);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(2 * sizeof(int));
+    memcpy(CMSG_DATA(rights), ends, 2 * sizeof(int));
+    ssize_t sent = sendmsg(*carrier, &message, MSG_DONTWAIT);
+    if (sent != 1 && errno == EAGAIN) {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0) {
+            *carrier = pair[0];
+            sent = sendmsg(*carrier, &message, MSG_DONTWAIT);
         }
-        if (pipes) fcntl(ends[1], F_SETPIPE_SZ, 1 << 20);
-        else {
-            int size = 1 << 30;
-            setsockopt(ends[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
-        }
-        ssize_t written;
-        while ((written = write(ends[1], block, sizeof block)) > 0) queued += written;
     }
-    if (queued >= (mib << 20)) {
+    close(ends[0]);
+    close(ends[1]);
+    return sent == 1 ? queued : -1;
+}
+
+/* The name of the INDEXth file of 1 MiB the attack writes: in /dev/shm and
+ * in /tmp (TMPDIR), taken turn about. */
+static void tmpfs_name(char *path, size_t size, long index) {
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, size, "%s/attack-%d-%ld", index % 2 ? tmp : "/dev/shm", (int) getpid(), index);
+}
+
+/* The INDEXth file of 1 MiB, written and closed: the bytes written. */
+static long tmpfs_file(long index) {
+    char path[4096];
+    tmpfs_name(path, sizeof path, index);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    long written = 0;
+    for (int i = 0; i < 16; i++) {
+        ssize_t chunk = write(fd, block, sizeof block);
+        if (chunk <= 0) break;
+        written += chunk;
+    }
+    close(fd);
+    return written == 16 * (long) sizeof block ? written : -1;
+}
+
+/* Removes the files tmpfs_file wrote (the one that failed too). */
+static void remove_tmpfs_files(long count) {
+    for (long index = 0; index <= count; index++) {
+        char path[4096];
+        tmpfs_name(path, sizeof path, index);
+        unlink(path);
+    }
+}
+
+/* The System V objects made, removed before the attack ends: they would
+ * outlive it in the machine's IPC namespace (a run's goes with the run). */
+static int shm_ids[4096], msg_ids[65536], shm_made, msg_made;
+
+static void remove_ipc(void) {
+    for (int i = 0; i < shm_made; i++) shmctl(shm_ids[i], IPC_RMID, NULL);
+    for (int i = 0; i < msg_made; i++) msgctl(msg_ids[i], IPC_RMID, NULL);
+}
+
+/* Kernel memory: MIB mebibytes held in socket pairs' queues, pipes, a
+ * memfd, System V shared memory or message queues, POSIX message queues,
+ * files in /tmp and /dev/shm, or pipes in flight over a socket pair. */
+static int kernel_memory(const char *how, long mib) {
+    /* As high as each may go: only root may raise a hard limit (and no
+     * limit on descriptors may pass the kernel's nr_open). */
+    struct rlimit raised[] = {{1 << 20, 1 << 20}, {RLIM_INFINITY, RLIM_INFINITY}};
+    int resources[] = {RLIMIT_NOFILE, RLIMIT_MSGQUEUE};
+    for (int i = 0; i < 2; i++) {
+        if (setrlimit(resources[i], &raised[i]) != 0 && getrlimit(resources[i], &raised[i]) == 0) {
+            raised[i].rlim_cur = raised[i].rlim_max;
+            setrlimit(resources[i], &raised[i]);
+        }
+    }
+    memset(block, 1, sizeof block);
+    long held = 0, goal = mib << 20, step;
+    const char *failed = NULL;
+    int carrier[2] = {-1, -1}, memfd = -1;
+    if (!strcmp(how, "inflight") && socketpair(AF_UNIX, SOCK_STREAM, 0, carrier) != 0) failed = "socketpair";
+    if (!strcmp(how, "memfd") && (memfd = memfd_create("attack", 0)) < 0) failed = "memfd_create";
+    for (long index = 0; !failed && held < goal; index++) {
+        step = -1;
+        if (!strcmp(how, "pipes") || !strcmp(how, "socketpairs")) {
+            int ends[2];
+            int pipes = !strcmp(how, "pipes");
+            if ((pipes ? pipe2(ends, O_NONBLOCK) : socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, ends)) == 0) {
+                if (pipes) fcntl(ends[1], F_SETPIPE_SZ, 1 << 20);
+                else {
+                    int size = 1 << 30;
+                    setsockopt(ends[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+                }
+                step = fill(ends[1]);
+            }
+        } else if (!strcmp(how, "memfd")) {
+            step = write(memfd, block, sizeof block);
+        } else if (!strcmp(how, "sysv-shm")) {
+            int id = shm_made < 4096 ? shmget(IPC_PRIVATE, 16 << 20, IPC_CREAT | 0600) : -1;
+            if (id >= 0) shm_ids[shm_made++] = id;
+            char *at = id < 0 ? (char *) -1 : shmat(id, NULL, 0);
+            if (at != (char *) -1) {
+                memset(at, 1, 16 << 20);
+                shmdt(at);
+                step = 16 << 20;
+            }
+        } else if (!strcmp(how, "sysv-msg")) {
+            /* A queue of its own for each 16 KiB (msgmnb), filled. */
+            int id = msg_made < 65536 ? msgget(IPC_PRIVATE, IPC_CREAT | 0600) : -1;
+            if (id >= 0) msg_ids[msg_made++] = id;
+            static struct { long type; char text[4096]; } message = {1, {0}};
+            if (id >= 0) {
+                step = 0;
+                while (msgsnd(id, &message, sizeof message.text, IPC_NOWAIT) == 0) step += sizeof message.text;
+                if (step == 0) step = -1;
+            }
+        } else if (!strcmp(how, "posix-mq")) {
+            char name[64];
+            snprintf(name, sizeof name, "/attack-%d-%ld", (int) getpid(), index);
+            struct mq_attr attributes = {.mq_maxmsg = 10, .mq_msgsize = 8192};
+            mqd_t queue = mq_open(name, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0600, &attributes);
+            if (queue != (mqd_t) -1) {
+                mq_unlink(name);
+                step = 0;
+                while (mq_send(queue, block, 8192, 0) == 0) step += 8192;
+                if (step == 0) step = -1;
+            }
+        } else if (!strcmp(how, "tmpfs")) {
+            step = tmpfs_file(index);
+        } else if (!strcmp(how, "inflight")) {
+            step = in_flight(&carrier[0]);
+        } else {
+            fprintf(stderr, "unknown kind %s\n", how);
+            return 2;
+        }
+        if (step < 0) failed = how;
+        else held += step;
+    }
+    if (failed) fprintf(stderr, "%s after %ld MiB: %s\n", failed, held >> 20, strerror(errno));
+    remove_ipc();
+    if (!strcmp(how, "tmpfs")) remove_tmpfs_files(held >> 20);
+    fprintf(stderr, "held %ld KiB\n", held >> 10);
+    if (held >= goal) {
         static char what[64];
-        snprintf(what, sizeof what, "%ld MiB held in %s", queued >> 20, how);
+        snprintf(what, sizeof what, "%ld MiB held in %s", held >> 20, how);
         reach(what);
     }
     return report("the memory could not be held");
+}
+
+/* ---- counts the kernel keeps per user ---- */
+
+/* Inotify instances and queued signals, as many as it can: more than a run
+ * needs is reached (the sandbox allows 8 and 256). */
+static int user_counts(void) {
+    int instances = 0;
+    while (instances < 4096 && inotify_init1(IN_CLOEXEC) >= 0) instances++;
+    if (instances > 64) {
+        static char what[64];
+        snprintf(what, sizeof what, "%d inotify instances", instances);
+        reach(what);
+    }
+    sigset_t realtime;
+    sigemptyset(&realtime);
+    sigaddset(&realtime, SIGRTMIN);
+    sigprocmask(SIG_BLOCK, &realtime, NULL);
+    union sigval value = {0};
+    int queued = 0;
+    while (queued < 4096 && sigqueue(getpid(), SIGRTMIN, value) == 0) queued++;
+    if (queued > 1024) {
+        static char what[64];
+        snprintf(what, sizeof what, "%d signals queued", queued);
+        reach(what);
+    }
+    fprintf(stderr, "%d inotify instances, %d signals queued\n", instances, queued);
+    return report("no more inotify instances nor queued signals than a run needs");
+}
+
+/* ---- the CPU ---- */
+
+/* COUNT children, each in a session of its own where it may start one,
+ * spinning, as the parent does (MARK, an argument, marks them). */
+static int sessions(int count) {
+    int own = 0;
+    for (int i = 0; i < count; i++) {
+        pid_t child = fork();
+        if (child == 0) {
+            if (setsid() >= 0) fprintf(stderr, "a session of its own\n");
+            for (volatile unsigned long x = 0;; x++) {}
+        }
+        if (child > 0) own++;
+    }
+    fprintf(stderr, "%d children\n", own);
+    for (volatile unsigned long x = 0;; x++) {}
+    return 0;
+}
+
+/* MILLISECONDS of CPU time, then the program given. */
+static int burn(long milliseconds, char **program) {
+    while (clock() < milliseconds * (CLOCKS_PER_SEC / 1000)) {}
+    execv(program[0], program);
+    return 127;
+}
+
+/* ---- what the sandbox tells of the machine ---- */
+
+/* Whether a mount table line's root (the folder of its filesystem it
+ * shows) is a path of the machine other than where it is mounted: for the
+ * filesystems of disks, not the sandbox's own tmpfs, proc and devices. */
+static int names_a_machine_path(char *line) {
+    char root[4096], at[4096], type[64];
+    char *dash = strstr(line, " - ");
+    if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, at) != 2) return 0;
+    if (sscanf(dash + 3, "%63s", type) != 1) return 0;
+    const char *own[] = {"tmpfs", "devtmpfs", "proc", "devpts", "mqueue", "sysfs", "cgroup", "cgroup2"};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (!strcmp(type, own[i])) return 0;
+    size_t root_length = strlen(root), at_length = strlen(at);
+    /* A subvolume's name before the path is the filesystem's, not a path. */
+    return !(root_length >= at_length && !strcmp(root + root_length - at_length, at));
+}
+
+/* The run's cgroups named as the machine's, and machine paths in its mount
+ * table that it is not shown at. */
+static int host_view(void) {
+    char line[8192];
+    FILE *cgroups = fopen("/proc/self/cgroup", "r");
+    while (cgroups && fgets(line, sizeof line, cgroups)) {
+        char *path = strchr(line, ':');
+        path = path ? strchr(path + 1, ':') : NULL;
+        if (path && strcmp(path + 1, "/\n") != 0) {
+            line[strcspn(line, "\n")] = 0;
+            reach(line);
+        }
+    }
+    FILE *mounts = fopen("/proc/self/mountinfo", "r");
+    while (mounts && fgets(line, sizeof line, mounts)) {
+        if (strstr(line, "rotation-game") || names_a_machine_path(line)) {
+            line[strcspn(line, "\n")] = 0;
+            reach(line);
+        }
+    }
+    return report("no cgroup of the machine named, no machine path in the mount table but those shown");
+}
+
+/* ---- files named ---- */
+
+/* Reads each file named (a leading '@' dropped). */
+static int read_named(int argc, char **argv) {
+    for (int i = 0; i < argc; i++) {
+        const char *path = argv[i][0] == '@' ? argv[i] + 1 : argv[i];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        char byte;
+        if (fd >= 0 && read(fd, &byte, 1) >= 0) reach(path);
+        if (fd >= 0) close(fd);
+    }
+    return report("no file named could be read");
 }
 
 /* ---- processes ---- */
@@ -441,6 +694,11 @@ int main(int argc, char **argv) {
     if (!strcmp(attack, "peek") && argc > 3) return peek(place(argv[2]), argv[3]);
     if (!strcmp(attack, "inherit") && argc > 3) return inherit(argv[2], argv + 3);
     if (!strcmp(attack, "flood") && argc > 3) return flood(atol(argv[2]), argv + 3);
+    if (!strcmp(attack, "user-counts")) return user_counts();
+    if (!strcmp(attack, "sessions") && argc > 3) return sessions(atoi(argv[2]));
+    if (!strcmp(attack, "burn") && argc > 3) return burn(atol(argv[2]), argv + 3);
+    if (!strcmp(attack, "host-view")) return host_view();
+    if (!strcmp(attack, "read")) return read_named(argc - 2, argv + 2);
     fprintf(stderr, "unknown attack %s\n", attack);
     return 2;
 }

@@ -77,7 +77,9 @@ pub use campaign::{
 };
 pub use cgroup::CgroupVersion;
 pub use command::{Program, ProgramError, SHELL};
-pub use data_folder::{DataFile, DataFolder, DataFolderError, FolderLayout};
+pub use data_folder::{
+    DataFile, DataFolder, DataFolderError, FolderLayout, MAX_TEST_FILE_BYTES, read_test_file,
+};
 pub use folder_judging::{
     FileRecord, FileVerdict, FirstFailure, FolderOptions, FolderReport, judge_file, judge_folder,
 };

@@ -514,15 +514,23 @@ fn test_folder(dir: &Path, files: usize) -> String {
     data.to_str().unwrap().to_owned()
 }
 
-/// `judge` of the attack on a folder of four files, two at a time: the
-/// verdicts.
-fn judge_verdicts(sandbox: &str, data: &str, attack: &[&str]) -> Vec<String> {
+/// `judge` of the attack on the test folder `data`, two files at a time,
+/// with `extra` flags, run through `wrapper` (a command and its arguments
+/// before the binary, or none): the verdicts.
+fn judge_verdicts_with(
+    wrapper: &[&str],
+    sandbox: &str,
+    data: &str,
+    attack: &[&str],
+    extra: &[&str],
+) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let output = common::run(&[
+    let program = command_line(attack);
+    let judge = [
         "judge",
         "--program",
-        &command_line(attack),
+        &program,
         data,
         "--jobs",
         "2",
@@ -530,7 +538,21 @@ fn judge_verdicts(sandbox: &str, data: &str, attack: &[&str]) -> Vec<String> {
         sandbox,
         "--json",
         json.to_str().unwrap(),
-    ]);
+    ];
+    let mut command = match wrapper.split_first() {
+        Some((first, rest)) => {
+            let mut command = Command::new(first);
+            command.args(rest).arg(BINARY);
+            command
+        }
+        None => Command::new(BINARY),
+    };
+    let output = command
+        .args(judge)
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     report["files"]
@@ -539,6 +561,12 @@ fn judge_verdicts(sandbox: &str, data: &str, attack: &[&str]) -> Vec<String> {
         .iter()
         .map(|file| file["verdict"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// `judge` of the attack on a folder of four files, two at a time: the
+/// verdicts.
+fn judge_verdicts(sandbox: &str, data: &str, attack: &[&str]) -> Vec<String> {
+    judge_verdicts_with(&[], sandbox, data, attack, &[])
 }
 
 #[test]
@@ -819,4 +847,303 @@ fn a_program_spinning_in_a_hundred_sessions_takes_one_share_of_the_cpu() {
     let _ = outside.wait();
     drop(spinners);
     assert_eq!(starved, "TLE", "the probe takes the CPU from it");
+}
+
+/// A folder of the system folders with a file in it that everyone may read:
+/// one to hide.
+fn system_folder_with_a_file() -> Option<(String, String)> {
+    [
+        "/usr/share/doc",
+        "/usr/share/common-licenses",
+        "/usr/include",
+    ]
+    .into_iter()
+    .find_map(|folder| {
+        let file = std::fs::read_dir(folder)
+            .ok()?
+            .flatten()
+            .find_map(|entry| {
+                let path = entry.path();
+                (path.is_file() && std::fs::File::open(&path).is_ok()).then_some(path)
+            })?;
+        Some((folder.to_owned(), file.to_str()?.to_owned()))
+    })
+}
+
+#[test]
+fn a_hidden_path_inside_a_system_folder_is_hidden() {
+    let test = "a_hidden_path_inside_a_system_folder_is_hidden";
+    if !sandbox(test) {
+        return;
+    }
+    let Some((folder, file)) = system_folder_with_a_file() else {
+        panic!("{test}: no system folder with a file everyone may read");
+    };
+    // Not named on the command line (the leading '@'): the system folders
+    // show it, and --hide must cover it there.
+    let named = format!("@{file}");
+    let outcome = in_sandbox(&["read", &named], &["--hide", &folder]);
+    assert!(!outcome.reached(), "{outcome:?}");
+    assert!(
+        in_sandbox(&["read", &named], &[]).reached(),
+        "shown unless hidden"
+    );
+    assert!(outside(&["read", &named]).reached(), "the probe reads it");
+    // A hidden path that holds what programs need is refused, naming both.
+    let output = common::seeded_stress(&command_line(&["read", &named]), 1)
+        .args(["--sandbox", "on", "--hide", "/usr"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("cannot hide /usr: the sandbox must show /usr"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// Four test files in `parent/data`, and `parent` itself.
+fn data_in(parent: &Path) -> String {
+    test_folder(parent, 4)
+}
+
+#[test]
+fn during_judge_test_data_under_a_system_folder_or_bound_into_one_stays_hidden() {
+    let test = "during_judge_test_data_under_a_system_folder_or_bound_into_one_stays_hidden";
+    if !sandbox(test) {
+        return;
+    }
+    if !is_root() {
+        eprintln!(
+            "{test}: not root, so no folder can be made under /usr, nor a mount: a_hidden_path_inside_a_system_folder_is_hidden covers a user's --hide"
+        );
+        return;
+    }
+    let marker = format!("attack-marker-{}", std::process::id());
+    // A package under /usr/local, as a setter may keep one.
+    let base = ["/usr/local/share", "/usr/local", "/usr/share"]
+        .into_iter()
+        .find(|folder| Path::new(folder).is_dir())
+        .unwrap();
+    let under_usr = tempfile::Builder::new()
+        .prefix("rotation-game-attack-")
+        .tempdir_in(base)
+        .unwrap();
+    std::fs::set_permissions(under_usr.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = data_in(under_usr.path());
+    let attack = ["peek", &format!("@{data}"), &marker];
+    assert_eq!(judge_verdicts("on", &data, &attack), ["PE"; 4]);
+    assert!(
+        judge_verdicts("off", &data, &attack)
+            .iter()
+            .all(|verdict| verdict == "RTE"),
+        "the probe reads the test files"
+    );
+    // The test data in /tmp, bound into /usr by a mount of the judge's own
+    // (a private mount namespace: the machine's mounts are untouched): the
+    // same folder at a second path, which the sandbox shows.
+    let outside_usr = tempfile::tempdir().unwrap();
+    let data = data_in(outside_usr.path());
+    let alias = under_usr.path().join("bound");
+    std::fs::create_dir(&alias).unwrap();
+    let alias_data = format!("@{}/data", alias.display());
+    let script = format!(
+        "mount --bind {} {} && exec \"$@\"",
+        outside_usr.path().display(),
+        alias.display()
+    );
+    let wrapper = [
+        "unshare",
+        "--mount",
+        "--propagation",
+        "private",
+        "sh",
+        "-c",
+        &script,
+        "sh",
+    ];
+    let attack = ["peek", alias_data.as_str(), &marker];
+    assert_eq!(
+        judge_verdicts_with(&wrapper, "on", &data, &attack, &[]),
+        ["PE"; 4]
+    );
+    assert!(
+        judge_verdicts_with(&wrapper, "off", &data, &attack, &[])
+            .iter()
+            .all(|verdict| verdict == "RTE"),
+        "the probe reads the test files at the second path"
+    );
+}
+
+#[test]
+fn answers_a_package_links_to_outside_it_stay_hidden() {
+    let test = "answers_a_package_links_to_outside_it_stay_hidden";
+    if !sandbox(test) {
+        return;
+    }
+    // The answers lie in a folder the program is shown (--sandbox-bind);
+    // the package's .ans files are links to them.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let shown = dir.path().join("shown");
+    let data = dir.path().join("package/data");
+    std::fs::create_dir_all(&shown).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::set_permissions(&shown, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for file in 1..=4 {
+        std::fs::write(
+            data.join(format!("{file}.in")),
+            "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n",
+        )
+        .unwrap();
+        let answer = shown.join(format!("{file}.ans"));
+        std::fs::write(&answer, "AC\n2\n").unwrap();
+        std::fs::set_permissions(&answer, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::os::unix::fs::symlink(&answer, data.join(format!("{file}.ans"))).unwrap();
+    }
+    let marker = format!("attack-marker-{}", std::process::id());
+    let named = format!("@{}", shown.display());
+    let attack = ["peek", named.as_str(), &marker];
+    let bind = ["--sandbox-bind", shown.to_str().unwrap()];
+    let data = data.to_str().unwrap();
+    assert_eq!(
+        judge_verdicts_with(&[], "on", data, &attack, &bind),
+        ["PE"; 4]
+    );
+    assert!(
+        judge_verdicts_with(&[], "off", data, &attack, &[])
+            .iter()
+            .all(|verdict| verdict == "RTE"),
+        "the probe reads the answers"
+    );
+}
+
+#[test]
+fn a_hostile_package_gets_an_error_naming_the_file_never_a_hang() {
+    // Test files that are a FIFO (reading it would wait for ever), a link
+    // to /dev/zero (never ends) and a sparse file of 10 GiB: each refused
+    // at once, by name.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("1.ans"), "AC\n2\n").unwrap();
+    let input = data.join("1.in");
+    let fifo = std::ffi::CString::new(input.to_str().unwrap()).unwrap();
+    let make_fifo = || {
+        // SAFETY: mkfifo reads the NUL-terminated path it is given.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    };
+    let make_device = || std::os::unix::fs::symlink("/dev/zero", &input).unwrap();
+    let make_huge = || {
+        std::fs::File::create(&input)
+            .unwrap()
+            .set_len(10 << 30)
+            .unwrap();
+    };
+    let makers: [(&str, &dyn Fn()); 3] = [
+        ("is a FIFO", &make_fifo),
+        ("is a device", &make_device),
+        ("more than a test file may", &make_huge),
+    ];
+    for (said, make) in makers {
+        make();
+        let started = std::time::Instant::now();
+        let output = common::run(&[
+            "judge",
+            "--program",
+            &format!("{BINARY} solve"),
+            data.to_str().unwrap(),
+            "--sandbox",
+            "off",
+        ]);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{said}: it hung"
+        );
+        assert_ne!(output.status.code(), Some(0), "{output:?}");
+        let message = stderr(&output);
+        assert!(
+            message.contains(&input.display().to_string()) && message.contains(said),
+            "{said}: {message}"
+        );
+        std::fs::remove_file(&input).unwrap();
+    }
+}
+
+#[test]
+fn a_named_path_that_leads_to_the_whole_machine_or_its_proc_is_refused() {
+    let test = "a_named_path_that_leads_to_the_whole_machine_or_its_proc_is_refused";
+    if !sandbox(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (target, reason, probe) in [
+        ("/", "the whole machine", "etc/passwd"),
+        ("/proc", "inside the machine's /proc", "1/cmdline"),
+    ] {
+        let link = dir.path().join(format!("link{}", target.replace('/', "-")));
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let through = format!("{}/{probe}", link.display());
+        // A script naming the link, and a program given it: both refused.
+        let link_text = link.display().to_string();
+        for program in [
+            format!("{} read {through}; : {link_text}", attacker()),
+            command_line(&["read", &link_text]),
+        ] {
+            let output = common::seeded_stress(&program, 1)
+                .args(["--sandbox", "on"])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{output:?}");
+            let message = stderr(&output);
+            assert!(
+                message.contains(&format!("cannot show {link_text}"))
+                    && message.contains(&format!("in the sandbox: it leads to {target}"))
+                    && message.contains(reason),
+                "{message}"
+            );
+        }
+        assert!(
+            outside(&["read", &through]).reached(),
+            "the probe reads {through}"
+        );
+    }
+}
+
+#[test]
+fn a_root_judge_never_copies_a_file_a_link_leads_to_behind_a_private_folder() {
+    let test = "a_root_judge_never_copies_a_file_a_link_leads_to_behind_a_private_folder";
+    if !sandbox(test) {
+        return;
+    }
+    if !is_root() {
+        eprintln!(
+            "{test}: not root: a judge that is not root runs programs as itself, and copies nothing"
+        );
+        return;
+    }
+    // A file everyone may read, in a folder only root may enter; a link to
+    // it in a folder everyone may enter.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let private = dir.path().join("private");
+    std::fs::create_dir(&private).unwrap();
+    let secret = private.join("secret");
+    std::fs::write(&secret, "root's").unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&secret, &link).unwrap();
+    let link = link.to_str().unwrap();
+    let output = common::seeded_stress(&command_line(&["read", link]), 1)
+        .args(["--sandbox", "on"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("leads through a symbolic link to"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(outside(&["read", link]).reached(), "the probe reads it");
 }

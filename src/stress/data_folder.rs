@@ -18,11 +18,26 @@
 //!
 //! [`FolderLayout::detect`] takes a folder with a `data/` folder for a
 //! package, any other for a plain folder.
+//!
+//! # A hostile folder
+//!
+//! A package may come from anyone. Each test file must be a regular file
+//! (a FIFO would block the judge, a device never end) of at most
+//! [`MAX_TEST_FILE_BYTES`], checked when the folder is listed and again
+//! when the file is read ([`read_test_file`]). A folder link that leads
+//! back into a folder being listed is refused. A test file or folder that
+//! is a link out of the folder leads to answers elsewhere: what it leads
+//! to is hidden from the program too ([`DataFolder::hidden_paths`]).
 
 use std::fmt;
 use std::fs;
-use std::io;
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+/// The largest test file (input or answer) a judge reads: far more than any
+/// test of this problem needs (a case takes about 50 bytes).
+pub const MAX_TEST_FILE_BYTES: u64 = 256 << 20;
 
 /// How a folder holds its test files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -76,6 +91,9 @@ pub struct DataFolder {
     pub layout: FolderLayout,
     /// Its test files, in order; never empty.
     pub files: Vec<DataFile>,
+    /// What the links among its test files and folders lead to outside
+    /// the folders of [`hidden_paths`](Self::hidden_paths), resolved.
+    pub linked_from_outside: Vec<PathBuf>,
 }
 
 /// Why a folder's test files cannot be listed.
@@ -103,6 +121,25 @@ pub enum DataFolderError {
         /// The answer it needs.
         answer: PathBuf,
     },
+    /// A test file that is not a regular file.
+    #[error("{path} is {kind}, not a regular file: a test file must be one")]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is: "a FIFO", "a device" and the like.
+        kind: &'static str,
+    },
+    /// A test file larger than [`MAX_TEST_FILE_BYTES`].
+    #[error("{path} holds {bytes} bytes, more than a test file may ({MAX_TEST_FILE_BYTES})")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// A folder link that leads back into a folder being listed.
+    #[error("{0} is a link back into a folder it lies in: the test files would never end")]
+    LinkLoop(PathBuf),
 }
 
 impl DataFolder {
@@ -114,6 +151,7 @@ impl DataFolder {
     /// `data/secret/`, there is no test file, or an input has no answer.
     pub fn find(dir: &Path, layout: FolderLayout) -> Result<DataFolder, DataFolderError> {
         let mut files = Vec::new();
+        let mut listing = Listing::default();
         match layout {
             FolderLayout::Kattis => {
                 let data = dir.join("data");
@@ -125,31 +163,143 @@ impl DataFolder {
                 if groups.is_empty() {
                     return Err(DataFolderError::NoDataFolders(dir.to_owned()));
                 }
+                listing.inside = canonical(&data)?;
                 for group in groups {
-                    collect(&data, &group, true, &mut files)?;
+                    collect(&data, &group, true, &mut files, &mut listing)?;
                 }
             }
-            FolderLayout::Plain => collect(dir, dir, false, &mut files)?,
+            FolderLayout::Plain => {
+                listing.inside = canonical(dir)?;
+                collect(dir, dir, false, &mut files, &mut listing)?;
+            }
         }
         if files.is_empty() {
             return Err(DataFolderError::NoTestFiles(dir.to_owned()));
         }
+        listing.outside.sort();
+        listing.outside.dedup();
         Ok(DataFolder {
             dir: dir.to_owned(),
             layout,
             files,
+            linked_from_outside: listing.outside,
         })
     }
 
-    /// The folders that hold the test files and their answers, which the
-    /// program under test must not see: `data/` of a package, the folder
-    /// itself when plain.
-    pub fn answer_folders(&self) -> Vec<PathBuf> {
-        match self.layout {
-            FolderLayout::Kattis => vec![self.dir.join("data")],
-            FolderLayout::Plain => vec![self.dir.clone()],
-        }
+    /// What the program under test must not see: the folders that hold the
+    /// test files and their answers (`data/` of a package, the folder
+    /// itself when plain), and what links among them lead to outside them.
+    pub fn hidden_paths(&self) -> Vec<PathBuf> {
+        let folder = match self.layout {
+            FolderLayout::Kattis => self.dir.join("data"),
+            FolderLayout::Plain => self.dir.clone(),
+        };
+        std::iter::once(folder)
+            .chain(self.linked_from_outside.iter().cloned())
+            .collect()
     }
+}
+
+/// What a listing keeps track of besides the files.
+#[derive(Default)]
+struct Listing {
+    /// The folder whose test files are listed, resolved.
+    inside: PathBuf,
+    /// The folders being listed, resolved, from the top down.
+    open: Vec<PathBuf>,
+    /// What links lead to outside `inside`, resolved.
+    outside: Vec<PathBuf>,
+}
+
+impl Listing {
+    /// Notes where `path` (a test file or folder) really is, when that is
+    /// outside the folder listed.
+    fn note(&mut self, path: &Path) -> Result<PathBuf, DataFolderError> {
+        let real = canonical(path)?;
+        if !real.starts_with(&self.inside) {
+            self.outside.push(real.clone());
+        }
+        Ok(real)
+    }
+}
+
+fn canonical(path: &Path) -> Result<PathBuf, DataFolderError> {
+    path.canonicalize()
+        .map_err(|source| DataFolderError::Unreadable {
+            path: path.to_owned(),
+            source,
+        })
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_char_device() || file_type.is_block_device() {
+        "a device"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Checks that `path` (links followed) is a regular file of at most
+/// [`MAX_TEST_FILE_BYTES`].
+fn check_test_file(path: &Path, metadata: &fs::Metadata) -> Result<(), DataFolderError> {
+    if !metadata.is_file() {
+        return Err(DataFolderError::NotAFile {
+            path: path.to_owned(),
+            kind: kind_of(metadata.file_type()),
+        });
+    }
+    if metadata.len() > MAX_TEST_FILE_BYTES {
+        return Err(DataFolderError::TooLarge {
+            path: path.to_owned(),
+            bytes: metadata.len(),
+        });
+    }
+    Ok(())
+}
+
+/// The bytes of the test file `path`, checked as it is opened: a regular
+/// file (opened without blocking, so a FIFO put there since the listing
+/// blocks nothing) of at most [`MAX_TEST_FILE_BYTES`].
+///
+/// # Errors
+///
+/// When it cannot be read, is not a regular file, or is too large; the
+/// message names the file.
+pub fn read_test_file(path: &Path) -> io::Result<Vec<u8>> {
+    let cannot = |error: io::Error| {
+        io::Error::new(
+            error.kind(),
+            format!("cannot read {}: {error}", path.display()),
+        )
+    };
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot)?;
+    let metadata = file.metadata().map_err(cannot)?;
+    check_test_file(path, &metadata).map_err(|error| io::Error::other(error.to_string()))?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_TEST_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_TEST_FILE_BYTES {
+        return Err(io::Error::other(
+            DataFolderError::TooLarge {
+                path: path.to_owned(),
+                bytes: bytes.len() as u64,
+            }
+            .to_string(),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Adds the test files of `folder` to `files`, in the order of their names,
@@ -159,6 +309,25 @@ fn collect(
     folder: &Path,
     deep: bool,
     files: &mut Vec<DataFile>,
+    listing: &mut Listing,
+) -> Result<(), DataFolderError> {
+    let real = listing.note(folder)?;
+    if listing.open.contains(&real) {
+        return Err(DataFolderError::LinkLoop(folder.to_owned()));
+    }
+    listing.open.push(real);
+    let listed = collect_open(base, folder, deep, files, listing);
+    listing.open.pop();
+    listed
+}
+
+/// [`collect`] of a folder whose place is noted.
+fn collect_open(
+    base: &Path,
+    folder: &Path,
+    deep: bool,
+    files: &mut Vec<DataFile>,
+    listing: &mut Listing,
 ) -> Result<(), DataFolderError> {
     let unreadable = |source| DataFolderError::Unreadable {
         path: folder.to_owned(),
@@ -173,7 +342,7 @@ fn collect(
     for path in entries {
         if path.is_dir() {
             if deep {
-                collect(base, &path, deep, files)?;
+                collect(base, &path, deep, files, listing)?;
             }
             continue;
         }
@@ -181,11 +350,19 @@ fn collect(
             continue;
         }
         let answer = path.with_extension("ans");
-        if !answer.is_file() {
+        if fs::symlink_metadata(&answer).is_err() {
             return Err(DataFolderError::MissingAnswer {
                 input: path,
                 answer,
             });
+        }
+        for file in [&path, &answer] {
+            let metadata = fs::metadata(file).map_err(|source| DataFolderError::Unreadable {
+                path: file.clone(),
+                source,
+            })?;
+            check_test_file(file, &metadata)?;
+            listing.note(file)?;
         }
         let name = path
             .with_extension("")
@@ -247,7 +424,7 @@ mod tests {
             ]
         );
         assert_eq!(folder.files[1].answer, root.join("data/secret/01-a.ans"));
-        assert_eq!(folder.answer_folders(), [root.join("data")]);
+        assert_eq!(folder.hidden_paths(), [root.join("data")]);
     }
 
     #[test]
@@ -267,7 +444,7 @@ mod tests {
         assert_eq!(FolderLayout::detect(root), FolderLayout::Plain);
         let folder = DataFolder::find(root, FolderLayout::Plain).unwrap();
         assert_eq!(names(&folder), ["02", "10"]);
-        assert_eq!(folder.answer_folders(), [root.to_owned()]);
+        assert_eq!(folder.hidden_paths(), [root.to_owned()]);
     }
 
     #[test]
@@ -289,5 +466,75 @@ mod tests {
             DataFolder::find(&root.join("none"), FolderLayout::Plain),
             Err(DataFolderError::Unreadable { .. })
         ));
+    }
+
+    #[test]
+    fn a_fifo_a_device_a_huge_file_and_a_link_loop_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(&root.join("1.ans"));
+        let fifo = std::ffi::CString::new(root.join("1.in").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path it is given.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let error = DataFolder::find(root, FolderLayout::Plain).unwrap_err();
+        assert!(
+            matches!(error, DataFolderError::NotAFile { kind: "a FIFO", .. }),
+            "{error}"
+        );
+        assert!(
+            read_test_file(&root.join("1.in")).is_err(),
+            "no block on a FIFO"
+        );
+        fs::remove_file(root.join("1.in")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join("1.in")).unwrap();
+        let error = DataFolder::find(root, FolderLayout::Plain).unwrap_err();
+        assert!(error.to_string().contains("is a device"), "{error}");
+        assert!(read_test_file(&root.join("1.in")).is_err());
+        fs::remove_file(root.join("1.in")).unwrap();
+        let huge = fs::File::create(root.join("1.in")).unwrap();
+        huge.set_len(10 << 30).unwrap();
+        let error = DataFolder::find(root, FolderLayout::Plain).unwrap_err();
+        assert!(matches!(error, DataFolderError::TooLarge { .. }), "{error}");
+        assert!(read_test_file(&root.join("1.in")).is_err());
+        let package = root.join("package");
+        touch(&package.join("data/secret/a.in"));
+        touch(&package.join("data/secret/a.ans"));
+        std::os::unix::fs::symlink("..", package.join("data/secret/loop")).unwrap();
+        let error = DataFolder::find(&package, FolderLayout::Kattis).unwrap_err();
+        assert!(matches!(error, DataFolderError::LinkLoop(_)), "{error}");
+    }
+
+    #[test]
+    fn what_links_lead_to_outside_the_folder_is_hidden_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let elsewhere = root.join("elsewhere");
+        touch(&elsewhere.join("answers/1.ans"));
+        touch(&elsewhere.join("group/2.in"));
+        touch(&elsewhere.join("group/2.ans"));
+        let package = root.join("package");
+        touch(&package.join("data/secret/1.in"));
+        std::os::unix::fs::symlink(
+            elsewhere.join("answers/1.ans"),
+            package.join("data/secret/1.ans"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("group"), package.join("data/secret/g")).unwrap();
+        let folder = DataFolder::find(&package, FolderLayout::Kattis).unwrap();
+        assert_eq!(names(&folder), ["secret/1", "secret/g/2"]);
+        assert_eq!(
+            folder.hidden_paths(),
+            [
+                package.join("data"),
+                elsewhere.join("answers/1.ans"),
+                elsewhere.join("group"),
+                elsewhere.join("group/2.ans"),
+                elsewhere.join("group/2.in"),
+            ]
+        );
+        assert_eq!(
+            read_test_file(&package.join("data/secret/1.ans")).unwrap(),
+            b""
+        );
     }
 }

@@ -15,7 +15,6 @@
 //! reports them in the folder's order, with the first failure in detail.
 
 use std::fmt;
-use std::fs;
 use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -25,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::campaign::{FailedRun, judge_input};
-use super::data_folder::DataFile;
+use super::data_folder::{DataFile, read_test_file};
 use super::report::RunRecord;
 use super::runner::Runner;
 use super::verdict::Verdict;
@@ -136,16 +135,8 @@ pub fn judge_file(
     file: &DataFile,
     strict_whitespace: bool,
 ) -> io::Result<(FileRecord, Option<FailedRun>)> {
-    let read = |path: &std::path::Path| {
-        fs::read(path).map_err(|error| {
-            io::Error::new(
-                error.kind(),
-                format!("cannot read {}: {error}", path.display()),
-            )
-        })
-    };
-    let input = read(&file.input)?;
-    let answer = read(&file.answer)?;
+    let input = read_test_file(&file.input)?;
+    let answer = read_test_file(&file.answer)?;
     let checker = match Checker::from_judge_input(&input[..]) {
         Ok(checker) => checker,
         Err(verdict) => return Ok((FileRecord::jury_fault(file, 0, verdict.to_string()), None)),

@@ -14,7 +14,7 @@ use rotation_game::checker::Quote;
 use rotation_game::parser::format_input;
 use rotation_game::stress::{
     DataFolder, FailedRun, FileRecord, FileVerdict, FolderLayout, FolderOptions, FolderReport,
-    Isolation, Judgement, Limits, Runner, judge_folder,
+    Isolation, Judgement, Limits, Runner, judge_folder, read_test_file,
 };
 use serde::Serialize;
 
@@ -100,7 +100,11 @@ fn time_limit(args: &JudgeArgs) -> Result<(Duration, LimitSource), String> {
         return Ok((Limits::DEFAULT.cpu_time, LimitSource::Flag));
     }
     let path = args.dir.join(".timelimit");
-    match fs::read_to_string(&path) {
+    if fs::symlink_metadata(&path).is_err() {
+        return Ok((Limits::DEFAULT.cpu_time, LimitSource::Default));
+    }
+    // Read as a test file is: a FIFO or a device there blocks nothing.
+    match read_test_file(&path).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()) {
         Ok(text) => match text.trim().parse::<f64>() {
             Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok((
                 Duration::from_secs_f64(seconds),
@@ -112,7 +116,7 @@ fn time_limit(args: &JudgeArgs) -> Result<(Duration, LimitSource), String> {
                 text.trim()
             )),
         },
-        Err(_) => Ok((Limits::DEFAULT.cpu_time, LimitSource::Default)),
+        Err(error) => Err(format!("{error} (give a time limit with --time-limit)")),
     }
 }
 
@@ -138,15 +142,15 @@ pub fn run(args: JudgeArgs) -> ExitCode {
     };
     let limits = args.judging.runner.limits_or(cpu_default);
     let jobs = args.judging.jobs(&limits);
-    let runner = match args.judging.runner.runner_hiding(
-        &args.program,
-        jobs,
-        limits,
-        &folder.answer_folders(),
-    ) {
-        Ok(runner) => runner,
-        Err(status) => return status,
-    };
+    let runner =
+        match args
+            .judging
+            .runner
+            .runner_hiding(&args.program, jobs, limits, &folder.hidden_paths())
+        {
+            Ok(runner) => runner,
+            Err(status) => return status,
+        };
     if let Err(status) = judging_args::stop_runs_on_signals() {
         return status;
     }

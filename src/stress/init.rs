@@ -69,22 +69,22 @@ use super::slot::message::RunRequest;
 
 /// The most files and folders a run's `/tmp` and `/dev/shm` hold together:
 /// each costs the kernel memory that the tmpfs's size does not count.
-pub(crate) const WORK_FILES: u64 = 16_384;
+pub const WORK_FILES: u64 = 16_384;
 
 /// The most bytes a run may hold in POSIX message queues (`RLIMIT_MSGQUEUE`,
 /// counted per uid); never more than its memory limit, nor than the hard
 /// limit the judge has.
-pub(crate) const MESSAGE_QUEUE_BYTES: u64 = 512 << 10;
+pub const MESSAGE_QUEUE_BYTES: u64 = 512 << 10;
 
 /// The most signals a run may have queued (`RLIMIT_SIGPENDING`, counted per
 /// uid, in the caller's count too when the judge is not root); lower where
 /// the judge's hard limit is.
-pub(crate) const PENDING_SIGNALS: u64 = 256;
+pub const PENDING_SIGNALS: u64 = 256;
 
 /// The limits of the slot's user namespace on what the kernel counts per
 /// user, as files of `/proc/sys/user`: a run's inotify instances and
 /// watches, counted in the caller's counts too when the judge is not root.
-pub(crate) const USER_NAMESPACE_LIMITS: &[(&str, u64)] =
+pub const USER_NAMESPACE_LIMITS: &[(&str, u64)] =
     &[("max_inotify_instances", 8), ("max_inotify_watches", 8_192)];
 
 /// When the process was started as a slot's zygote (see `zygote.rs`),

@@ -162,6 +162,49 @@ pub struct Isolation {
     pub cgroup_missing: Option<String>,
     /// What caps the number of processes, if anything does.
     pub process_cap: Option<ProcessCap>,
+    /// What holds a run to one share of the CPU.
+    pub cpu_share: CpuShare,
+    /// What bounds the memory the kernel holds for a run outside its
+    /// address space.
+    pub kernel_memory: KernelMemory,
+}
+
+/// What holds a run, whatever it starts, to one share of the CPU against
+/// other runs and other programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CpuShare {
+    /// The run's own CPU cgroup, of the weight of one process.
+    Cgroup,
+    /// No cgroup, but the sandbox refuses new sessions, and the kernel
+    /// gives each session one share (its autogroups are on).
+    Session,
+    /// Nothing: each process of the run competes alone.
+    Nothing,
+}
+
+/// What bounds the memory the kernel holds for a run outside its address
+/// space: files in tmpfs, System V and POSIX IPC, pipe and socket buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelMemory {
+    /// The run's memory cgroup counts it against the memory limit.
+    Cgroup,
+    /// No memory cgroup, but the sandbox refuses what nothing would count
+    /// (`memfd_create`, System V IPC, socket pairs) and bounds the rest:
+    /// `/tmp` and `/dev/shm` one tmpfs of the memory limit's size, POSIX
+    /// message queues by `RLIMIT_MSGQUEUE`, pipes by the kernel's per-user
+    /// soft limit (`fs.pipe-user-pages-soft`).
+    Bounded,
+    /// Nothing counts it (no sandbox, no cgroup).
+    Uncounted,
+}
+
+/// Whether the kernel gives each session one share of the CPU
+/// (`kernel.sched_autogroup_enabled`).
+fn autogroups_on() -> bool {
+    std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
+        .is_ok_and(|text| text.trim() == "1")
 }
 
 /// Whose uid a program runs as.
@@ -360,6 +403,20 @@ impl Runner {
         if process_cap.is_none() {
             limits.processes = None;
         }
+        let cpu_share = if cgroup.as_ref().is_some_and(Parent::weighs_cpu) {
+            CpuShare::Cgroup
+        } else if sandbox.is_some() && autogroups_on() {
+            CpuShare::Session
+        } else {
+            CpuShare::Nothing
+        };
+        let kernel_memory = if cgroup.is_some() {
+            KernelMemory::Cgroup
+        } else if sandbox.is_some() {
+            KernelMemory::Bounded
+        } else {
+            KernelMemory::Uncounted
+        };
         Ok(Runner {
             program,
             limits,
@@ -374,6 +431,8 @@ impl Runner {
                 measurement,
                 cgroup_missing,
                 process_cap,
+                cpu_share,
+                kernel_memory,
             },
             own_uids: own_uids && sandbox.is_some(),
             sandbox,

@@ -9,14 +9,20 @@
 //!
 //! | promise | how |
 //! | --- | --- |
-//! | never root on the host | root judge: an unprivileged uid per job slot, in a user namespace mapping it alone (`sandbox_user.rs`); otherwise the caller's uid; no capability either way |
+//! | never root on the host | root judge: an unprivileged uid per job slot, in a user namespace mapping it alone (`sandbox_user.rs`), never one the name service knows; otherwise the caller's uid; no capability either way |
 //! | only what programs need is visible | a filesystem built from nothing ([`filesystem`]): system folders and the program read-only, a fresh `/proc`, a minimal `/dev`, the work folder as `/tmp` |
+//! | hidden means hidden, wherever it lies | hidden paths covered wherever the sandbox shows them, at every path the machine's mounts show them (`sandbox/mount_table.rs`); checked from inside by each slot's trial run ([`init`](super::init)) |
+//! | a named path shows no more than it names | resolved once, shown at its real path, links as links; `/`, folders holding a system folder, `/tmp`, `/proc`, `/sys`, `/dev` refused ([`filesystem`]); copies in memory only (`sandbox/copies.rs`) |
 //! | nothing outside the work folder is writable | every mount read-only but the run's own tmpfs at `/tmp` and `/dev/shm` |
 //! | no kernel setting is writable | no `/sys`; `/proc/sys` and the kernel's triggers read-only, and a uid that owns none of them |
 //! | no socket reaches outside the run | the seccomp filter (`seccomp.rs`): no `socket` at all, only stream pairs; a network namespace of its own |
 //! | no other process can be touched | its own PID namespace; no `ptrace`, `process_vm_*`, keyrings, `bpf`, user namespaces (the filter) |
 //! | nothing outlives the run, nothing reaches the next | the run's PID 1 ([`init`](super::init)) kills its namespace when the program ends; each run has fresh PID, mount and IPC namespaces, work folder and `/dev/shm`; a slot dies with the runner |
-//! | memory the kernel holds for it counts | tmpfs files and pipe and socket-pair buffers are charged to the run's memory cgroup |
+//! | memory the kernel holds for it counts, or cannot be held | with a memory cgroup, charged to it; without one, the filter refuses `memfd_create`, System V IPC and socket pairs, and `/tmp` and `/dev/shm` are one tmpfs of the limit's size (`init.rs`) |
+//! | a run weighs one share of the CPU | its own CPU cgroup (`cgroup.rs`); without one, the filter refuses `setsid` |
+//! | the caller's per-user counts are barely touched | the slot's user namespace limits inotify; `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE` (`init.rs`) |
+//! | the program learns nothing of the machine | a cgroup namespace per run (`init.rs`); only real paths in the mount table ([`filesystem`]) |
+//! | a hostile package gets an error, never a hang | test files checked as regular and bounded in size (`data_folder.rs`) |
 //!
 //! # Slots
 //!
@@ -33,10 +39,13 @@
 //!       --ro-bind /usr /usr --symlink usr/bin /bin …  the system folders
 //!       --ro-bind /etc/ld.so.cache /etc/ld.so.cache … a few files of /etc
 //!       --dev /dev --perms 1777 --tmpfs /dev/shm --remount-ro /dev --proc /proc
-//!       --tmpfs /tmp --ro-bind PROGRAM PROGRAM …    the program and the files it names
-//!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown
+//!       --tmpfs /tmp --ro-bind REAL REAL …          the program and the files it names, at their real paths
+//!       --symlink REAL NAMED …                       a name that went through a link, as that link
+//!       --perms 0555 --ro-bind-data FD REAL …       a root judge's copies of files its runs cannot reach
+//!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown, system folders included
+//!       --ro-bind /dev/null HIDDEN …               hidden files likewise
 //!       --remount-ro /  --chdir /tmp
-//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD __in-tmp PATH … -- PROGRAM ARGS…
+//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD __in-tmp PATH … __hidden PATH … -- PROGRAM ARGS…
 //! ```
 //!
 //! Why each part:

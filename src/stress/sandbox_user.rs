@@ -14,8 +14,12 @@
 //! A uid is claimed for the runner's lifetime by an exclusive `flock` on its
 //! file in a root-only folder ([`lock_folder`]), so that two runners never
 //! share one (the kernel drops the lock when a runner dies, however it
-//! dies). A uid that names an account in `/etc/passwd`, or that a process
-//! runs as, is passed over.
+//! dies). A uid that names an account, or whose number names a group, as
+//! the C library's name service knows them (`/etc/passwd` and `/etc/group`,
+//! and LDAP, sssd or systemd's dynamic users where the machine uses them),
+//! or that a process runs as, is passed over: its owner could otherwise
+//! signal or trace the run's processes, or the run reach its files. Where
+//! the name service cannot answer, the uid is passed over too.
 //!
 //! Each claimed uid gets a user namespace mapping that uid to itself and
 //! nothing else, made by the runner, as root, and handed to bubblewrap
@@ -74,9 +78,8 @@ impl SandboxUser {
 /// namespace cannot be made.
 pub(crate) fn claim() -> io::Result<SandboxUser> {
     let folder = lock_folder()?;
-    let accounts = account_uids();
     for uid in FIRST_UID..FIRST_UID + UIDS {
-        if accounts.contains(&uid) {
+        if may_be_known(uid) {
             continue;
         }
         let lock = OpenOptions::new()
@@ -101,7 +104,7 @@ pub(crate) fn claim() -> io::Result<SandboxUser> {
         });
     }
     Err(io::Error::other(format!(
-        "every sandbox uid from {FIRST_UID} to {} is taken by runs in progress",
+        "every sandbox uid from {FIRST_UID} to {} is taken by runs in progress or names an account or group",
         FIRST_UID + UIDS - 1
     )))
 }
@@ -133,13 +136,50 @@ pub(crate) fn lock_folder() -> io::Result<PathBuf> {
     Ok(folder)
 }
 
-/// The uids of the accounts in `/etc/passwd`.
-fn account_uids() -> Vec<u32> {
-    fs::read_to_string("/etc/passwd")
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| line.split(':').nth(2)?.parse().ok())
-        .collect()
+/// Whether `id` may name an account (as a uid) or a group (as a gid) the
+/// name service knows: true when it does, or cannot tell.
+fn may_be_known(id: u32) -> bool {
+    /// What one lookup found.
+    enum Answer {
+        Found,
+        NotFound,
+        /// The buffer was too small for the entry.
+        Larger,
+        Failed,
+    }
+    let answer = |code: i32, found: bool| match code {
+        0 if found => Answer::Found,
+        0 => Answer::NotFound,
+        libc::ERANGE => Answer::Larger,
+        _ => Answer::Failed,
+    };
+    let mut buffer = vec![0u8; 4096];
+    for group in [false, true] {
+        loop {
+            let pointer = buffer.as_mut_ptr().cast();
+            // SAFETY: the structs are plain data that the calls fill; the
+            // buffer outlives the calls, with its true length given.
+            let found = unsafe {
+                if group {
+                    let mut entry: libc::group = std::mem::zeroed();
+                    let mut result = std::ptr::null_mut();
+                    let code = libc::getgrgid_r(id, &mut entry, pointer, buffer.len(), &mut result);
+                    answer(code, !result.is_null())
+                } else {
+                    let mut entry: libc::passwd = std::mem::zeroed();
+                    let mut result = std::ptr::null_mut();
+                    let code = libc::getpwuid_r(id, &mut entry, pointer, buffer.len(), &mut result);
+                    answer(code, !result.is_null())
+                }
+            };
+            match found {
+                Answer::NotFound => break,
+                Answer::Larger if buffer.len() < 1 << 20 => buffer.resize(buffer.len() * 2, 0),
+                Answer::Found | Answer::Larger | Answer::Failed => return true,
+            }
+        }
+    }
+    false
 }
 
 /// Whether a process of the machine runs as `uid` (real, effective or
@@ -261,8 +301,22 @@ mod tests {
     }
 
     #[test]
-    fn accounts_are_read_from_the_password_file() {
-        assert!(account_uids().contains(&0), "root is an account");
+    fn accounts_and_groups_are_asked_of_the_name_service() {
+        assert!(may_be_known(0), "root is an account");
+        let group_only = fs::read_to_string("/etc/group")
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.split(':').nth(2)?.parse::<u32>().ok())
+            .find(|&gid| {
+                !fs::read_to_string("/etc/passwd")
+                    .unwrap_or_default()
+                    .lines()
+                    .any(|line| line.split(':').nth(2) == Some(&gid.to_string()))
+            });
+        if let Some(gid) = group_only {
+            assert!(may_be_known(gid), "group {gid} is known");
+        }
+        assert!(!may_be_known(3_999_999_999), "no such account");
     }
 
     #[test]

@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
 use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
-    Limits, MIB, Measurement, ProcessCap, Program, RunUser, Runner, RunnerError, RunnerOptions,
-    SandboxError, SandboxMode, WALL_PER_CPU,
+    CpuShare, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program, RunUser, Runner,
+    RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
 };
 
 use crate::exit;
@@ -257,6 +257,11 @@ fn warn_about(runner: &Runner) {
             }
         );
     }
+    if isolation.sandboxed && isolation.cpu_share == CpuShare::Nothing {
+        eprintln!(
+            "rotation-game: warning: no CPU cgroup and the kernel's autogroups are off: each process of a run takes its own share of the CPU, so a program that starts many slows the other runs"
+        );
+    }
     if isolation.process_cap.is_none() {
         eprintln!(
             "rotation-game: warning: nothing caps the number of processes of a run here (no cgroup and no sandbox), so a fork bomb is not stopped"
@@ -288,5 +293,17 @@ pub fn isolation_summary(runner: &Runner) -> String {
         Some(ProcessCap::Rlimit) => "processes capped by RLIMIT_NPROC in the sandbox",
         None => "processes not capped",
     };
-    format!("{sandbox}; {measurement}; {cap}")
+    let cpu = match isolation.cpu_share {
+        CpuShare::Cgroup => "one share of the CPU per run (its cgroup)",
+        CpuShare::Session => "one share of the CPU per run (one session, no cgroup)",
+        CpuShare::Nothing => "no CPU share per run (each process competes alone)",
+    };
+    let kernel = match isolation.kernel_memory {
+        KernelMemory::Cgroup => "kernel memory counted by the cgroup",
+        KernelMemory::Bounded => {
+            "kernel memory bounded without a cgroup (memfd, System V IPC and socket pairs refused, /tmp and /dev/shm within the limit)"
+        }
+        KernelMemory::Uncounted => "kernel memory not counted",
+    };
+    format!("{sandbox}; {measurement}; {cap}; {cpu}; {kernel}")
 }

@@ -36,7 +36,7 @@
 //! # Hidden means hidden, wherever it lies
 //!
 //! The hidden paths (the test data, `--hide`) are resolved too, with every
-//! other path at which the machine's mounts show them ([`mount_table`]).
+//! other path at which the machine's mounts show them (`mount_table.rs`).
 //! Each is checked against everything the sandbox shows, the system
 //! folders included: one that lies inside something shown is covered (an
 //! empty read-only folder, or `/dev/null` over a file); one that holds, or
@@ -52,14 +52,12 @@
 //! be able to reach what is shown: bubblewrap resolves each path as that
 //! uid. A file that everyone may read (or, the executable, run), but that
 //! lies in a folder only its owner may enter (as `mktemp -d` makes them),
-//! is shown as a copy held in memory ([`Copies`]), when it was named at its
+//! is shown as a copy held in memory (`copies.rs`), when it was named at its
 //! real path: a name that reaches such a file through a symbolic link is
 //! refused ([`SandboxError::ThroughLink`]), for the judge did not name what
 //! it would show. A file only its owner may read, and a folder the runs
 //! cannot reach, are refused with the reason: a file readable only by root
 //! stays unreadable inside, even when named.
-//!
-//! [`mount_table`]: super::mount_table
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;

@@ -1647,3 +1647,63 @@ fn one_of_each_verdict() {
     }
     with_snapshots(|| insta::assert_snapshot!("stress_verdicts", text));
 }
+
+/// A C program that answers as `rotation-game solve` does, by running it:
+/// its argument is the binary.
+const RELAY: &str = r#"
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    execl(argv[1], argv[1], "solve", (char *) 0);
+    return 127;
+}
+"#;
+
+#[test]
+fn programs_of_every_kind_still_run_under_the_default_sandbox() {
+    let test = "programs_of_every_kind_still_run_under_the_default_sandbox";
+    if !have_sandbox(test) {
+        return;
+    }
+    // Built in a folder of the test's own (only its owner may enter it, as
+    // `mktemp -d` makes them): a dynamic and a static binary, a shell
+    // script, a Python script beside its interpreter's arguments.
+    let dir = tempfile::tempdir().unwrap();
+    let dynamic = compile(dir.path(), "relay", RELAY);
+    let static_binary = dir.path().join("relay-static");
+    let source = dir.path().join("relay-static.c");
+    std::fs::write(&source, RELAY).unwrap();
+    let linked = Command::new("cc")
+        .args(["-O2", "-static", "-o"])
+        .arg(&static_binary)
+        .arg(&source)
+        .status()
+        .unwrap();
+    let shell = script(dir.path(), "relay.sh", "exec \"$1\" solve");
+    let python = dir.path().join("relay.py");
+    std::fs::write(
+        &python,
+        "import os, sys\nos.execv(sys.argv[1], [sys.argv[1], 'solve'])\n",
+    )
+    .unwrap();
+    let mut programs = vec![
+        format!("{dynamic} {BINARY}"),
+        format!("{shell} {BINARY}"),
+        format!("{BINARY} solve"),
+    ];
+    if linked.success() {
+        programs.push(format!("{} {BINARY}", static_binary.display()));
+    } else {
+        eprintln!("{test}: no static C library here: the static binary is left out");
+    }
+    if Path::new("/usr/bin/python3").exists() {
+        programs.push(format!("/usr/bin/python3 {} {BINARY}", python.display()));
+    }
+    for program in programs {
+        let output = common::seeded_stress(&program, 14)
+            .args(["--sandbox", "on"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{program}: {output:?}");
+    }
+}

@@ -294,19 +294,30 @@ fn find_parent() -> io::Result<Parent> {
             )
         }));
     };
-    let parent = Parent {
+    let parent = |cpu| Parent {
         dirs: Dirs::V1 {
-            memory,
-            cpuacct,
+            memory: memory.clone(),
+            cpuacct: cpuacct.clone(),
             pids: v1("pids"),
-            cpu: v1("cpu"),
+            cpu,
         },
         delegated: false,
     };
-    // Writable? Making and removing a probe group tells.
-    let probe = RunCgroup::create(&parent, 1 << 30, 16)?;
-    drop(probe);
-    Ok(parent)
+    // Writable? Making and removing a probe group tells. The cpu
+    // hierarchy is optional: without it, runs have no CPU weight.
+    let with_cpu = parent(v1("cpu"));
+    match RunCgroup::create(&with_cpu, 1 << 30, 16) {
+        Ok(probe) => {
+            drop(probe);
+            Ok(with_cpu)
+        }
+        Err(_) if v1("cpu").is_some() => {
+            let without_cpu = parent(None);
+            drop(RunCgroup::create(&without_cpu, 1 << 30, 16)?);
+            Ok(without_cpu)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// How a user who is not root gets a writable cgroup: the end of a

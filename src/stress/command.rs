@@ -163,8 +163,9 @@ impl Program {
     /// where the command names it: the executable first, then every
     /// argument naming an existing path (a direct command), or every word
     /// of a script that is an absolute path to an existing file or folder.
-    /// Never `/` or `/tmp` themselves, nor anything in `/dev` or `/proc`,
-    /// which a sandbox has its own of (its `/tmp` is the work folder).
+    /// Never `/` or `/tmp` themselves, nor anything in `/dev`, `/proc` or
+    /// `/sys`, which a sandbox has its own of or none of (its `/tmp` is the
+    /// work folder). A path is given as named: the sandbox resolves it.
     pub fn exposed(&self) -> Vec<PathBuf> {
         let named: Vec<PathBuf> = match self {
             Program::Direct { args, .. } => args
@@ -183,7 +184,8 @@ impl Program {
             let own_to_a_sandbox = path == Path::new("/")
                 || path == Path::new("/tmp")
                 || path.starts_with("/dev")
-                || path.starts_with("/proc");
+                || path.starts_with("/proc")
+                || path.starts_with("/sys");
             if !own_to_a_sandbox && path.exists() && !exposed.contains(&path) {
                 exposed.push(path);
             }

@@ -343,7 +343,9 @@ fn named_mounts(
         if !named_directly {
             links.push((path.clone(), real.clone()));
         }
-        if in_system(&real) || binds_made.contains(&real) {
+        let shown_already = binds_made.contains(&real)
+            || copies_made.iter().any(|mount: &Mount| mount.at() == real);
+        if in_system(&real) || shown_already {
             continue;
         }
         let copy = match copies.as_deref_mut() {

@@ -186,6 +186,14 @@ measure-runs RUNS="200" ROUNDS="3" REVISION="":
     binary=$(benches/measure/binary.sh {{quote(REVISION)}})
     benches/measure/runs.sh "$binary" {{RUNS}} {{ROUNDS}}
 
+# What a judged run costs in BEFORE's build and AFTER's (a commit, a branch; "" for the work tree), side by side, with and without the sandbox.
+measure-runs-against BEFORE=measure_before AFTER="" RUNS="200" ROUNDS="3":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    before=$(benches/measure/binary.sh {{quote(BEFORE)}})
+    after=$(benches/measure/binary.sh {{quote(AFTER)}})
+    benches/measure/runs-against.sh "$before" "$after" {{RUNS}} {{ROUNDS}}
+
 # The README's quick-start commands as a newcomer runs them, read from README.md (--solve-only: the first alone).
 readme-quick-start *ARGS:
     bash .ci/readme-quick-start.sh {{ARGS}}

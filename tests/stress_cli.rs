@@ -15,6 +15,7 @@
 
 mod common;
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -1669,6 +1670,7 @@ fn programs_of_every_kind_still_run_under_the_default_sandbox() {
     // `mktemp -d` makes them): a dynamic and a static binary, a shell
     // script, a Python script beside its interpreter's arguments.
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
     let dynamic = compile(dir.path(), "relay", RELAY);
     let static_binary = dir.path().join("relay-static");
     let source = dir.path().join("relay-static.c");

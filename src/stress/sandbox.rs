@@ -41,7 +41,7 @@
 //!       --dev /dev --perms 1777 --tmpfs /dev/shm --remount-ro /dev --proc /proc
 //!       --tmpfs /tmp --ro-bind REAL REAL …          the program and the files it names, at their real paths
 //!       --symlink REAL NAMED …                       a name that went through a link, as that link
-//!       --perms 0555 --ro-bind-data FD REAL …       a root judge's copies of files its runs cannot reach
+//!       --perms 0555 --file FD REAL …               a root judge's copies of files its runs cannot reach
 //!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown, system folders included
 //!       --ro-bind /dev/null HIDDEN …               hidden files likewise
 //!       --remount-ro /  --chdir /tmp
@@ -414,10 +414,14 @@ impl Sandbox {
                 args.extend(["--symlink".into(), target.into(), at.into()]);
             }
             Mount::ReadOnly(path) => args.extend(["--ro-bind".into(), path.into(), path.into()]),
+            // A file of the slot's own, in a mount that is read-only (the
+            // root) or bound read-only into each run (`/tmp`): a bind of
+            // the copy would be of a deleted file, which a run's PID 1
+            // could not bind again.
             Mount::Copy { index, at } => args.extend([
                 "--perms".into(),
                 self.copies.mode(*index).into(),
-                "--ro-bind-data".into(),
+                "--file".into(),
                 copy_fds[*index].to_string().into(),
                 at.into(),
             ]),

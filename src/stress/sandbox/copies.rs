@@ -5,9 +5,10 @@
 //! (`mktemp -d` makes them so). The run's own uid could not start it from
 //! there. Each such file is copied once, when the runner starts, into a
 //! sealed `memfd` (no one, root included, can change it afterwards), and
-//! every slot's bubblewrap gets its own descriptor of the copy
-//! (`--ro-bind-data`): it writes the bytes into the slot's own filesystem
-//! and shows them read-only at the file's path. Nothing is ever written to
+//! every slot's bubblewrap gets its own descriptor of the copy (`--file`):
+//! it writes the bytes into a file of the slot's own filesystem at the
+//! original's path, read-only to the program (the slot's root is remounted
+//! read-only, and each run binds what lies in `/tmp` again read-only). Nothing is ever written to
 //! the machine's disk, so no copy of a root-owned file lies anywhere that
 //! someone else could read, and the run's mount table names no folder of
 //! the machine for it.
@@ -40,7 +41,7 @@ impl Copies {
     }
 
     /// A new descriptor of copy `index`, reading from its start, for one
-    /// slot's bubblewrap (`--ro-bind-data`, which reads it to its end).
+    /// slot's bubblewrap (`--file`, which reads it to its end).
     pub(crate) fn reader(&self, index: usize) -> io::Result<OwnedFd> {
         let (copy, _) = &self.files[index];
         let path = format!("/proc/self/fd/{}", copy.as_raw_fd());

@@ -100,7 +100,7 @@ pub(crate) enum Mount {
     /// `--ro-bind PATH PATH`: a file or folder of the machine, at its own
     /// path.
     ReadOnly(PathBuf),
-    /// `--perms MODE --ro-bind-data FD AT`: copy number `index` of the
+    /// `--perms MODE --file FD AT`: copy number `index` of the
     /// runner's [`Copies`], at the path of its original.
     Copy { index: usize, at: PathBuf },
     /// An empty read-only tmpfs over a folder (a hidden one).

@@ -698,6 +698,18 @@ fn memory_outside_the_address_space_is_counted_or_cannot_be_held() {
 }
 
 #[test]
+fn record_locks_which_no_cgroup_counts_cannot_be_held() {
+    // 5,000 byte-range locks on one file: each a kernel object that no
+    // memory cgroup charges, and nothing else bounds their number (the
+    // kernel's list of them grows as long as the program likes).
+    blocked_inside_reached_outside(
+        "record_locks_which_no_cgroup_counts_cannot_be_held",
+        &["record-locks", "5000"],
+        "the probe holds them",
+    );
+}
+
+#[test]
 fn posix_message_queues_hold_no_more_than_the_runs_own_limit() {
     let test = "posix_message_queues_hold_no_more_than_the_runs_own_limit";
     if !sandbox(test) {
@@ -972,6 +984,60 @@ fn during_judge_test_data_under_a_system_folder_or_bound_into_one_stays_hidden()
             .iter()
             .all(|verdict| verdict == "RTE"),
         "the probe reads the test files at the second path"
+    );
+    // One answer file bound by itself into /usr.
+    let one = under_usr.path().join("one.ans");
+    std::fs::write(&one, "").unwrap();
+    let script = format!("mount --bind {data}/1.ans {} && exec \"$@\"", one.display());
+    let wrapper = [
+        "unshare",
+        "--mount",
+        "--propagation",
+        "private",
+        "sh",
+        "-c",
+        &script,
+        "sh",
+    ];
+    let named = format!("@{}", one.display());
+    let attack = ["read", named.as_str()];
+    assert_eq!(
+        judge_verdicts_with(&wrapper, "on", &data, &attack, &[]),
+        ["PE"; 4]
+    );
+    assert!(
+        judge_verdicts_with(&wrapper, "off", &data, &attack, &[])
+            .iter()
+            .all(|verdict| verdict == "RTE"),
+        "the probe reads the answer bound into /usr"
+    );
+}
+
+#[test]
+fn an_answer_with_another_name_is_refused_not_shown() {
+    // A hard link could lie anywhere the program is shown, and nothing
+    // finds it: the judge refuses the file, by name.
+    let dir = tempfile::tempdir().unwrap();
+    let data = data_in(dir.path());
+    std::fs::hard_link(format!("{data}/2.ans"), dir.path().join("elsewhere.ans")).unwrap();
+    let output = common::run(&["judge", "--program", &format!("{BINARY} solve"), &data]);
+    assert_ne!(output.status.code(), Some(0), "{output:?}");
+    assert!(
+        stderr(&output).contains(&format!("{data}/2.ans has 2 names (hard links)")),
+        "{}",
+        stderr(&output)
+    );
+    // With --hide too.
+    let file = dir.path().join("elsewhere.ans");
+    let output = common::seeded_stress(&format!("{BINARY} solve"), 1)
+        .args(["--hide", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("has 2 names (hard links)"),
+        "{}",
+        stderr(&output)
     );
 }
 

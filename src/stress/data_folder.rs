@@ -27,7 +27,11 @@
 //! when the file is read ([`read_test_file`]). A folder link that leads
 //! back into a folder being listed is refused. A test file or folder that
 //! is a link out of the folder leads to answers elsewhere: what it leads
-//! to is hidden from the program too ([`DataFolder::hidden_paths`]).
+//! to is hidden from the program too ([`DataFolder::hidden_paths`]), and
+//! must be readable by everyone (a package cannot make a judge read, and
+//! quote, a file only its owner may). A jury answer with more than one
+//! name (a hard link) is refused: its other names could lie anywhere the
+//! program is shown, and nothing finds them.
 
 use std::fmt;
 use std::fs;
@@ -140,6 +144,26 @@ pub enum DataFolderError {
     /// A folder link that leads back into a folder being listed.
     #[error("{0} is a link back into a folder it lies in: the test files would never end")]
     LinkLoop(PathBuf),
+    /// A jury answer with other names.
+    #[error(
+        "{path} has {links} names (hard links): another name could lie where the program is shown; give it one name (copy it)"
+    )]
+    HardLinked {
+        /// The answer.
+        path: PathBuf,
+        /// How many names it has.
+        links: u64,
+    },
+    /// A link out of the folder to something not everyone may read.
+    #[error(
+        "{path} leads out of the folder to {real}, which not everyone may read: a test file the judge reads for a package must be readable by all"
+    )]
+    PrivateTarget {
+        /// The link.
+        path: PathBuf,
+        /// Where it leads.
+        real: PathBuf,
+    },
 }
 
 impl DataFolder {
@@ -213,14 +237,32 @@ struct Listing {
 
 impl Listing {
     /// Notes where `path` (a test file or folder) really is, when that is
-    /// outside the folder listed.
+    /// outside the folder listed, which everyone must be able to read.
     fn note(&mut self, path: &Path) -> Result<PathBuf, DataFolderError> {
         let real = canonical(path)?;
         if !real.starts_with(&self.inside) {
+            if !readable_by_all(&real) {
+                return Err(DataFolderError::PrivateTarget {
+                    path: path.to_owned(),
+                    real,
+                });
+            }
             self.outside.push(real.clone());
         }
         Ok(real)
     }
+}
+
+/// Whether everyone may reach `path` (search every folder on the way) and
+/// read it (list it, a folder).
+fn readable_by_all(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let searchable = |folder: &Path| fs::metadata(folder).is_ok_and(|m| m.mode() & 0o001 != 0);
+    let readable = fs::metadata(path).is_ok_and(|m| {
+        let bits = if m.is_dir() { 0o005 } else { 0o004 };
+        m.mode() & bits == bits
+    });
+    readable && path.ancestors().skip(1).all(searchable)
 }
 
 fn canonical(path: &Path) -> Result<PathBuf, DataFolderError> {
@@ -363,6 +405,19 @@ fn collect_open(
             })?;
             check_test_file(file, &metadata)?;
             listing.note(file)?;
+        }
+        let links =
+            std::os::unix::fs::MetadataExt::nlink(&fs::metadata(&answer).map_err(|source| {
+                DataFolderError::Unreadable {
+                    path: answer.clone(),
+                    source,
+                }
+            })?);
+        if links > 1 {
+            return Err(DataFolderError::HardLinked {
+                path: answer,
+                links,
+            });
         }
         let name = path
             .with_extension("")
@@ -535,6 +590,34 @@ mod tests {
         assert_eq!(
             read_test_file(&package.join("data/secret/1.ans")).unwrap(),
             b""
+        );
+    }
+
+    #[test]
+    fn an_answer_with_two_names_and_a_link_to_a_private_file_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let data = root.join("data");
+        touch(&data.join("1.in"));
+        touch(&data.join("1.ans"));
+        fs::hard_link(data.join("1.ans"), root.join("elsewhere.ans")).unwrap();
+        let error = DataFolder::find(&data, FolderLayout::Plain).unwrap_err();
+        assert!(
+            matches!(error, DataFolderError::HardLinked { links: 2, .. }),
+            "{error}"
+        );
+        fs::remove_file(root.join("elsewhere.ans")).unwrap();
+        assert!(DataFolder::find(&data, FolderLayout::Plain).is_ok());
+        let private = root.join("private");
+        touch(&private.join("secret"));
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(private.join("secret"), fs::Permissions::from_mode(0o600)).unwrap();
+        fs::remove_file(data.join("1.ans")).unwrap();
+        std::os::unix::fs::symlink(private.join("secret"), data.join("1.ans")).unwrap();
+        let error = DataFolder::find(&data, FolderLayout::Plain).unwrap_err();
+        assert!(
+            matches!(error, DataFolderError::PrivateTarget { .. }),
+            "{error}"
         );
     }
 }

@@ -45,7 +45,8 @@
 //!       --tmpfs HIDDEN --remount-ro HIDDEN …       hidden folders inside what is shown, system folders included
 //!       --ro-bind /dev/null HIDDEN …               hidden files likewise
 //!       --remount-ro /  --chdir /tmp
-//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD FILTER_FD __in-tmp PATH … __hidden PATH … -- PROGRAM ARGS…
+//!       --hostname sandbox
+//!       -- /proc/self/fd/INIT ZYGOTE_ARGUMENT CONTROL_FD SETUP_FD -- PROGRAM ARGS…
 //! ```
 //!
 //! Why each part:
@@ -77,17 +78,16 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::child_setup::pipe;
 use super::command::Program;
 use super::sandbox_user::{FIRST_UID, SandboxUser};
 use super::seccomp::{self, Counted};
-use super::zygote::{HIDDEN_ARGUMENT, IN_TMP_ARGUMENT, ZYGOTE_ARGUMENT};
+use super::zygote::{Setup, ZYGOTE_ARGUMENT};
 
 mod copies;
 pub mod filesystem;
@@ -138,6 +138,17 @@ pub enum SandboxError {
     /// A hidden path does not exist (bubblewrap cannot cover it).
     #[error("cannot hide {0}: no such file or folder")]
     HiddenMissing(PathBuf),
+    /// A hidden file has other names (hard links), which could lie
+    /// anywhere the sandbox shows.
+    #[error(
+        "cannot hide {path}: it has {links} names (hard links), and another could lie where the program is shown; give it one name (copy it)"
+    )]
+    HiddenHardLinked {
+        /// The hidden file.
+        path: PathBuf,
+        /// How many names it has.
+        links: u64,
+    },
     /// A hidden path is, or holds, something the sandbox must show.
     #[error("cannot hide {hidden}: the sandbox must show {shown}, which lies in it")]
     HidesShown {
@@ -266,13 +277,20 @@ impl Sandbox {
             .collect()
     }
 
-    /// The read end of a pipe holding the seccomp filter (empty where there
-    /// is none for this architecture), close-on-exec.
-    pub(crate) fn filter_descriptor(&self) -> io::Result<OwnedFd> {
-        let (read, write) = pipe()?;
-        // A few hundred bytes: the pipe holds them all before anyone reads.
-        File::from(write).write_all(self.filter.as_deref().unwrap_or_default())?;
-        Ok(read)
+    /// A descriptor of the zygote's [`Setup`] (the seccomp filter, empty
+    /// where there is none for this architecture; the paths shown in
+    /// `/tmp`; the hidden paths), reading from its start, close-on-exec:
+    /// an anonymous file, which holds it all before anyone reads.
+    pub(crate) fn setup_descriptor(&self) -> io::Result<OwnedFd> {
+        let setup = Setup {
+            filter: self.filter.clone().unwrap_or_default(),
+            in_tmp: self.in_tmp(),
+            hidden: self.view.hidden.clone(),
+        };
+        let mut file = copies::anonymous_file()?;
+        file.write_all(&setup.to_bytes())?;
+        file.seek(io::SeekFrom::Start(0))?;
+        Ok(OwnedFd::from(file))
     }
 
     /// The bubblewrap executable.
@@ -291,27 +309,21 @@ impl Sandbox {
     /// bwrap's arguments for a slot as `user` (a root judge's uid, or the
     /// caller's), with the copies read from `copy_fds` (one per copy, from
     /// [`copy_readers`](Self::copy_readers)), then its zygote with the
-    /// control socket `control_fd` and the filter read from `filter_fd`,
-    /// then the program.
+    /// control socket `control_fd` and the setup read from `setup_fd`
+    /// ([`setup_descriptor`](Self::setup_descriptor)), then the program.
     pub(crate) fn slot_args(
         &self,
         user: Option<&SandboxUser>,
         copy_fds: &[i32],
         control_fd: i32,
-        filter_fd: i32,
+        setup_fd: i32,
     ) -> Vec<OsString> {
         let mut args = self.isolation_args(user, copy_fds);
         args.push("--".into());
         args.push(format!("/proc/self/fd/{}", self.init.as_raw_fd()).into());
         args.push(ZYGOTE_ARGUMENT.into());
         args.push(control_fd.to_string().into());
-        args.push(filter_fd.to_string().into());
-        for path in self.in_tmp() {
-            args.extend([IN_TMP_ARGUMENT.into(), path.into()]);
-        }
-        for path in &self.view.hidden {
-            args.extend([HIDDEN_ARGUMENT.into(), path.into()]);
-        }
+        args.push(setup_fd.to_string().into());
         args.push("--".into());
         args.extend(self.program.iter().cloned());
         args
@@ -366,6 +378,9 @@ impl Sandbox {
             "--unshare-ipc",
             "--unshare-uts",
             "--unshare-cgroup-try",
+            // The machine's name is the machine's.
+            "--hostname",
+            "sandbox",
             // The zygote's, in the slot's user namespace alone; each run's
             // PID 1 drops them all before it starts the program.
             "--cap-add",

@@ -24,6 +24,13 @@
 //!   by any mount's size. With a memory cgroup they are allowed: their
 //!   pages and buffers are charged to the run. `memfd_secret` is refused
 //!   always (`ENOSYS`): nothing here says its pages are charged.
+//! - **Record locks**: `fcntl`'s `F_SETLK`, `F_SETLKW` and their
+//!   open-file-description and 64-bit forms fail with `ENOLCK` ("the lock
+//!   table is full"). One open file may hold any number of byte-range
+//!   locks, each a kernel object that no memory cgroup charges (the
+//!   kernel's accounting of them was reverted): millions of them would
+//!   hold gigabytes outside every limit. Whole-file locks (`flock`, one
+//!   per open file) and reading the locks (`F_GETLK`) are allowed.
 //! - **New sessions, where no CPU cgroup weighs the run**: `setsid` fails
 //!   with `EPERM`. The scheduler gives each session an equal share of the
 //!   CPU (autogroups), so a program whose children each start a session
@@ -65,6 +72,7 @@
 //! COMPAT the same for the compat architecture, or allow where there is none
 //! LOCAL_PAIR        domain AF_UNIX and type stream or seqpacket?  allow : refuse
 //! NO_NEW_USER_NS    CLONE_NEWUSER in the flags?  refuse : allow
+//! NO_RECORD_LOCKS   command a record lock's setting?  refuse : allow
 //! one return per errno, then allow
 //! ```
 //!
@@ -105,6 +113,8 @@ enum Label {
     LocalPair,
     /// The rule for `clone` and `unshare`.
     NoNewUserNamespace,
+    /// The rule for `fcntl`.
+    NoRecordLocks,
     /// Fail with this errno.
     Refuse(i32),
     Allow,
@@ -121,7 +131,16 @@ enum Rule {
     /// `clone` or `unshare`: refused with `EPERM` when its flags (the first
     /// argument) ask for a new user namespace.
     NoNewUserNamespace,
+    /// `fcntl` (and i386's `fcntl64`): refused with `ENOLCK` when its
+    /// command (the second argument) sets a record lock.
+    NoRecordLocks,
 }
+
+/// `fcntl`'s commands that set a record lock: `F_SETLK`, `F_SETLKW`, the
+/// 64-bit forms of 32-bit systems (`F_SETLK64`, `F_SETLKW64`, which a
+/// 64-bit kernel refuses anyway) and the open file description's
+/// (`F_OFD_SETLK`, `F_OFD_SETLKW`).
+const RECORD_LOCK_COMMANDS: [u32; 6] = [6, 7, 13, 14, 37, 38];
 
 /// Offsets in `struct seccomp_data`.
 const NUMBER: u32 = 0;
@@ -240,6 +259,10 @@ const I386_SOCKETCALL: u32 = 102;
 const I386_IPC: u32 = 117;
 /// (x86-64, i386, AArch64) numbers of `setsid`.
 const SETSID: (u32, u32, u32) = (112, 66, 157);
+/// (x86-64, i386, AArch64) numbers of `fcntl`.
+const FCNTL: (u32, u32, u32) = (72, 55, 25);
+/// i386's `fcntl64`.
+const I386_FCNTL64: u32 = 221;
 
 /// What the run's cgroups count and weigh, which decides what the filter
 /// must refuse: what nothing would count is not allowed at all.
@@ -300,11 +323,13 @@ fn table(column: Column, counted: Counted) -> Table {
     };
     rules.push((own(SOCKETPAIR), pairs));
     rules.push((own(CLONE), Rule::NoNewUserNamespace));
+    rules.push((own(FCNTL), Rule::NoRecordLocks));
     rules.push((own(UNSHARE), Rule::NoNewUserNamespace));
     let (architecture, refused_from) = match column {
         Column::X86_64 => (AUDIT_ARCH_X86_64, Some(X32_SYSCALL_BIT)),
         Column::I386 => {
             rules.push((I386_SOCKETCALL, Rule::Refuse(libc::EACCES)));
+            rules.push((I386_FCNTL64, Rule::NoRecordLocks));
             if !counted.memory {
                 rules.push((I386_IPC, Rule::Refuse(libc::ENOSYS)));
             }
@@ -342,6 +367,7 @@ fn target(rule: Rule) -> Label {
         Rule::Refuse(errno) => Label::Refuse(errno),
         Rule::LocalPairOnly => Label::LocalPair,
         Rule::NoNewUserNamespace => Label::NoNewUserNamespace,
+        Rule::NoRecordLocks => Label::NoRecordLocks,
     }
 }
 
@@ -365,7 +391,7 @@ fn checks(table: &Table, program: &mut Vec<Instruction>) {
 /// The program of the [module docs](self), with labels.
 fn program(native: &Table, compat: Option<&Table>) -> Vec<Instruction> {
     use Instruction::{And, Here, JumpIfAnySet, JumpIfEqual, Load, Return};
-    use Label::{Allow, Compat, LocalPair, Next, NoNewUserNamespace, Refuse};
+    use Label::{Allow, Compat, LocalPair, Next, NoNewUserNamespace, NoRecordLocks, Refuse};
     let mut program = vec![
         Load(ARCHITECTURE),
         JumpIfEqual(native.architecture, Next, Compat),
@@ -391,8 +417,14 @@ fn program(native: &Table, compat: Option<&Table>) -> Vec<Instruction> {
         Here(NoNewUserNamespace),
         Load(FIRST_ARGUMENT_LOW),
         JumpIfAnySet(libc::CLONE_NEWUSER as u32, Refuse(libc::EPERM), Allow),
+        Here(NoRecordLocks),
+        Load(SECOND_ARGUMENT_LOW),
     ]);
-    for errno in [libc::EACCES, libc::EPERM, libc::ENOSYS] {
+    for command in RECORD_LOCK_COMMANDS {
+        program.push(JumpIfEqual(command, Refuse(libc::ENOLCK), Next));
+    }
+    program.push(Instruction::Return(ALLOW));
+    for errno in [libc::EACCES, libc::EPERM, libc::ENOSYS, libc::ENOLCK] {
         program.push(Here(Refuse(errno)));
         program.push(Return(libc::SECCOMP_RET_ERRNO | errno as u32));
     }
@@ -592,6 +624,27 @@ mod tests {
                             );
                         }
                     }
+                    Rule::NoRecordLocks => {
+                        for command in [
+                            libc::F_SETLK,
+                            libc::F_SETLKW,
+                            libc::F_OFD_SETLK,
+                            libc::F_OFD_SETLKW,
+                        ] {
+                            assert_eq!(
+                                verdict(&filter, call(number, 3, command as u32)),
+                                refused(libc::ENOLCK)
+                            );
+                        }
+                        for command in [
+                            libc::F_GETLK,
+                            libc::F_GETFL,
+                            libc::F_SETFD,
+                            libc::F_DUPFD_CLOEXEC,
+                        ] {
+                            assert_eq!(verdict(&filter, call(number, 3, command as u32)), ALLOW);
+                        }
+                    }
                     Rule::NoNewUserNamespace => {
                         let fork_like = libc::SIGCHLD as u32;
                         let thread_like = (libc::CLONE_VM | libc::CLONE_THREAD) as u32;
@@ -697,6 +750,7 @@ mod tests {
             (libc::SYS_clone3, Rule::Refuse(libc::ENOSYS)),
             (libc::SYS_io_uring_setup, Rule::Refuse(libc::ENOSYS)),
             (libc::SYS_memfd_secret, Rule::Refuse(libc::ENOSYS)),
+            (libc::SYS_fcntl, Rule::NoRecordLocks),
         ] {
             assert_eq!(watched(native, number as u32), Some(rule), "{number}");
         }

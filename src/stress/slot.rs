@@ -114,7 +114,7 @@ impl Slot {
     ) -> Result<Slot, SandboxError> {
         let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
         let (control, zygote_end) = socket_pair().map_err(unusable)?;
-        let filter = sandbox.filter_descriptor().map_err(unusable)?;
+        let setup = sandbox.setup_descriptor().map_err(unusable)?;
         let copies = sandbox.copy_readers().map_err(unusable)?;
         let copy_fds: Vec<i32> = copies.iter().map(AsRawFd::as_raw_fd).collect();
         let mut command = Command::new(sandbox.bwrap());
@@ -123,7 +123,7 @@ impl Slot {
                 user.as_ref(),
                 &copy_fds,
                 zygote_end.as_raw_fd(),
-                filter.as_raw_fd(),
+                setup.as_raw_fd(),
             ))
             .env_clear()
             .envs(passed_environment())
@@ -136,7 +136,7 @@ impl Slot {
         let keep: Vec<i32> = sandbox
             .inherited(user.as_ref())
             .into_iter()
-            .chain([zygote_end.as_raw_fd(), filter.as_raw_fd()])
+            .chain([zygote_end.as_raw_fd(), setup.as_raw_fd()])
             .chain(copy_fds.iter().copied())
             .collect();
         let runner = std::process::id() as libc::pid_t;
@@ -178,7 +178,7 @@ impl Slot {
         let mut child = command.spawn().map_err(unusable)?;
         let stderr = child.stderr.take();
         let bwrap = ProcessGroup::new(child);
-        drop((zygote_end, filter, copies));
+        drop((zygote_end, setup, copies));
         let slot = Slot {
             bwrap,
             control,

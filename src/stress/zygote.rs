@@ -30,34 +30,27 @@
 //! each run's PID 1 to end before it reads the next request, and exits when
 //! the runner closes its end.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use super::init::{self, RunFds, RunTemplate};
 use super::slot::message::{self, REQUEST_FDS, RunRequest};
 
 /// The first argument that makes the runner's executable act as a slot's
-/// zygote; then the control socket's descriptor, the seccomp filter's
-/// descriptor, [`IN_TMP_ARGUMENT`] `PATH` for each file the slot shows in
-/// `/tmp`, [`HIDDEN_ARGUMENT`] `PATH` for each hidden path, `--` and the
-/// program's argument vector.
+/// zygote; then the control socket's descriptor, the setup's descriptor
+/// ([`Setup`]), `--` and the program's argument vector. The rest of what
+/// the zygote needs comes through the setup's descriptor, not its command
+/// line, which every run's PID 1 inherits and its program can read
+/// (`/proc/1/cmdline`): the hidden paths stay unnamed there.
 pub const ZYGOTE_ARGUMENT: &str = "__rotation-game-sandbox-zygote";
-
-/// The zygote's argument before each path it shows in every run's `/tmp`
-/// (not a flag: the zygote's arguments are the runner's to write).
-pub const IN_TMP_ARGUMENT: &str = "__in-tmp";
-
-/// The zygote's argument before each path the trial run checks is hidden.
-pub const HIDDEN_ARGUMENT: &str = "__hidden";
 
 /// What the zygote is started with.
 struct Arguments {
     control: RawFd,
-    filter: RawFd,
-    in_tmp: Vec<PathBuf>,
-    hidden: Vec<PathBuf>,
+    setup: RawFd,
     program: Vec<OsString>,
 }
 
@@ -65,33 +58,70 @@ struct Arguments {
 /// zygote's.
 fn parse(mut args: impl Iterator<Item = OsString>) -> Option<Arguments> {
     let mut number = || args.next()?.to_str()?.parse::<RawFd>().ok();
-    let (control, filter) = (number()?, number()?);
-    if control < 3 || filter < 3 {
+    let (control, setup) = (number()?, number()?);
+    if control < 3 || setup < 3 || args.next()? != "--" {
         return None;
-    }
-    let (mut in_tmp, mut hidden) = (Vec::new(), Vec::new());
-    loop {
-        let word = args.next()?;
-        if word == "--" {
-            break;
-        }
-        let list = if word == IN_TMP_ARGUMENT {
-            &mut in_tmp
-        } else if word == HIDDEN_ARGUMENT {
-            &mut hidden
-        } else {
-            return None;
-        };
-        list.push(PathBuf::from(args.next()?));
     }
     let program: Vec<OsString> = args.collect();
     (!program.is_empty()).then_some(Arguments {
         control,
-        filter,
-        in_tmp,
-        hidden,
+        setup,
         program,
     })
+}
+
+/// What is the same for every run of a slot besides the program, as the
+/// runner writes it for the zygote: the seccomp filter, the paths the slot
+/// shows in `/tmp`, the hidden paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Setup {
+    /// The seccomp filter (`struct sock_filter`s), or empty for none.
+    pub(crate) filter: Vec<u8>,
+    /// The files, folders and links the slot shows in `/tmp`.
+    pub(crate) in_tmp: Vec<PathBuf>,
+    /// Every path at which a hidden file or folder lies on the machine.
+    pub(crate) hidden: Vec<PathBuf>,
+}
+
+impl Setup {
+    /// The bytes: the filter's length (4 bytes, little-endian) and the
+    /// filter, then each path as a tag (`T` in `/tmp`, `H` hidden), its
+    /// bytes and a NUL.
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = (self.filter.len() as u32).to_le_bytes().to_vec();
+        bytes.extend_from_slice(&self.filter);
+        for (tag, paths) in [(b'T', &self.in_tmp), (b'H', &self.hidden)] {
+            for path in paths {
+                bytes.push(tag);
+                bytes.extend_from_slice(path.as_os_str().as_bytes());
+                bytes.push(0);
+            }
+        }
+        bytes
+    }
+
+    /// The setup of [`to_bytes`](Self::to_bytes), or `None` for bytes that
+    /// are not one.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Setup> {
+        let length = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+        let filter = bytes.get(4..4 + length)?.to_vec();
+        let mut setup = Setup {
+            filter,
+            ..Setup::default()
+        };
+        let mut rest = &bytes[4 + length..];
+        while let Some((&tag, after)) = rest.split_first() {
+            let end = after.iter().position(|&byte| byte == 0)?;
+            let path = PathBuf::from(OsStr::from_bytes(&after[..end]));
+            match tag {
+                b'T' => setup.in_tmp.push(path),
+                b'H' => setup.hidden.push(path),
+                _ => return None,
+            }
+            rest = &after[end + 1..];
+        }
+        Some(setup)
+    }
 }
 
 /// Serves as a slot's zygote when the process was started as one
@@ -111,25 +141,24 @@ fn serve(arguments: Arguments) -> ! {
     // SAFETY: prctl on this process alone.
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     // SAFETY: the runner gave these descriptors to this process alone.
-    let (control, filter) = unsafe {
-        (
-            init::adopt(arguments.control),
-            init::adopt(arguments.filter),
-        )
-    };
+    let (control, setup) =
+        unsafe { (init::adopt(arguments.control), init::adopt(arguments.setup)) };
     super::child_setup::close_on_exec_from(3);
-    let mut filter_bytes = Vec::new();
-    if std::fs::File::from(filter)
-        .read_to_end(&mut filter_bytes)
+    let mut setup_bytes = Vec::new();
+    if std::fs::File::from(setup)
+        .read_to_end(&mut setup_bytes)
         .is_err()
     {
         std::process::exit(3);
     }
+    let Some(setup) = Setup::from_bytes(&setup_bytes) else {
+        std::process::exit(3);
+    };
     let template = RunTemplate {
         argv: init::c_strings(&arguments.program),
-        in_tmp: arguments.in_tmp,
-        hidden: arguments.hidden,
-        filter: filter_bytes,
+        in_tmp: setup.in_tmp,
+        hidden: setup.hidden,
+        filter: setup.filter,
     };
     if message::send(control.as_raw_fd(), b"ready", &[]).is_err() {
         std::process::exit(0);
@@ -216,6 +245,8 @@ fn make_run(
 
 #[cfg(test)]
 mod tests {
+    use std::os::unix::ffi::OsStringExt;
+
     use super::*;
 
     fn words(text: &str) -> impl Iterator<Item = OsString> {
@@ -227,16 +258,8 @@ mod tests {
 
     #[test]
     fn the_arguments_are_read_back() {
-        let arguments = parse(words(
-            "5 6 __in-tmp /tmp/x/a.out __hidden /srv/data __in-tmp /tmp/y -- /tmp/x/a.out -v",
-        ))
-        .unwrap();
-        assert_eq!((arguments.control, arguments.filter), (5, 6));
-        assert_eq!(
-            arguments.in_tmp,
-            [PathBuf::from("/tmp/x/a.out"), PathBuf::from("/tmp/y")]
-        );
-        assert_eq!(arguments.hidden, [PathBuf::from("/srv/data")]);
+        let arguments = parse(words("5 6 -- /tmp/x/a.out -v")).unwrap();
+        assert_eq!((arguments.control, arguments.setup), (5, 6));
         assert_eq!(arguments.program, ["/tmp/x/a.out", "-v"]);
         for bad in [
             "5 6 /tmp -- a",
@@ -244,9 +267,31 @@ mod tests {
             "1 6 -- a",
             "x 6 -- a",
             "5",
-            "5 6 __hidden",
+            "5 6 a",
         ] {
             assert!(parse(words(bad)).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_setup_is_read_back() {
+        let setup = Setup {
+            filter: vec![1, 2, 3, 0, 4],
+            in_tmp: vec!["/tmp/x/a.out".into(), "/tmp/y z".into()],
+            hidden: vec![PathBuf::from(OsString::from_vec(b"/srv/d\xffata".to_vec()))],
+        };
+        assert_eq!(Setup::from_bytes(&setup.to_bytes()), Some(setup));
+        assert_eq!(
+            Setup::from_bytes(&Setup::default().to_bytes()),
+            Some(Setup::default())
+        );
+        for bad in [
+            &b""[..],
+            b"\x05\0\0\0ab",
+            b"\0\0\0\0T/no-end",
+            b"\0\0\0\0X/x\0",
+        ] {
+            assert_eq!(Setup::from_bytes(bad), None, "{bad:?}");
         }
     }
 }

@@ -336,6 +336,32 @@ static int kernel_memory(const char *how, long mib) {
     return report("the memory could not be held");
 }
 
+/* Byte-range locks, COUNT of them on one file of the work folder: each a
+ * kernel object outside the address space. */
+static int record_locks(long count) {
+    char path[4096];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, sizeof path, "%s/attack-locks-%d", tmp, (int) getpid());
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return report("no file to lock");
+    unlink(path);
+    long made = 0;
+    for (long i = 0; i < count; i++) {
+        struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2 * i, .l_len = 1};
+        if (fcntl(fd, F_SETLK, &lock) != 0) {
+            fprintf(stderr, "lock %ld: %s\n", i, strerror(errno));
+            break;
+        }
+        made++;
+    }
+    if (made >= count) {
+        static char what[64];
+        snprintf(what, sizeof what, "%ld record locks held", made);
+        reach(what);
+    }
+    return report("the locks could not be held");
+}
+
 /* ---- counts the kernel keeps per user ---- */
 
 /* Inotify instances and queued signals, as many as it can: more than a run
@@ -412,6 +438,11 @@ static int names_a_machine_path(char *line) {
  * table that it is not shown at. */
 static int host_view(void) {
     char line[8192];
+    if (gethostname(line, sizeof line) == 0 && strcmp(line, "sandbox") != 0) {
+        char what[8300];
+        snprintf(what, sizeof what, "the machine's name, %s", line);
+        reach(what);
+    }
     FILE *cgroups = fopen("/proc/self/cgroup", "r");
     while (cgroups && fgets(line, sizeof line, cgroups)) {
         char *path = strchr(line, ':');
@@ -593,6 +624,31 @@ static int peek(const char *folder, const char *mark) {
     usleep(300 * 1000);
     nftw(folder, read_file, 16, FTW_PHYS);
     nftw("/tmp", find_marker, 16, FTW_PHYS);
+    /* The folder's path on any process's command line (the judge's, or
+     * one the sandbox starts with). */
+    DIR *commands = opendir("/proc");
+    struct dirent *process;
+    while (commands && (process = readdir(commands))) {
+        if (process->d_name[0] < '1' || process->d_name[0] > '9') continue;
+        char line[65536];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", process->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t got = read(fd, line, sizeof line - 1);
+        close(fd);
+        for (ssize_t i = 0; i < got; i++)
+            if (line[i] == 0) line[i] = ' ';
+        if (got > 0) {
+            line[got] = 0;
+            /* Not where the attack itself names it, after its '@'. */
+            for (char *at = strstr(line, folder); at; at = strstr(at + 1, folder))
+                if (at == line || at[-1] != '@') {
+                    reach(path);
+                    break;
+                }
+        }
+    }
+    if (commands) closedir(commands);
     /* Other processes' temporary folders, where their root is not ours. */
     struct stat root, theirs;
     stat("/", &root);
@@ -695,6 +751,7 @@ int main(int argc, char **argv) {
     if (!strcmp(attack, "inherit") && argc > 3) return inherit(argv[2], argv + 3);
     if (!strcmp(attack, "flood") && argc > 3) return flood(atol(argv[2]), argv + 3);
     if (!strcmp(attack, "user-counts")) return user_counts();
+    if (!strcmp(attack, "record-locks") && argc > 2) return record_locks(atol(argv[2]));
     if (!strcmp(attack, "sessions") && argc > 3) return sessions(atoi(argv[2]));
     if (!strcmp(attack, "burn") && argc > 3) return burn(atol(argv[2]), argv + 3);
     if (!strcmp(attack, "host-view")) return host_view();

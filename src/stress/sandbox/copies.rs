@@ -60,10 +60,10 @@ impl Copies {
     }
 }
 
-/// A sealed in-memory copy of the file `source`, that everyone may read and
-/// run (a `memfd`'s mode), and no one may change.
-pub(crate) fn sealed_copy(source: &Path) -> io::Result<File> {
-    let name: &CStr = c"rotation-game-copy";
+/// An anonymous file in memory (a `memfd`), close-on-exec, that may be
+/// sealed.
+pub(crate) fn anonymous_file() -> io::Result<File> {
+    let name: &CStr = c"rotation-game";
     // SAFETY: memfd_create reads the NUL-terminated name it is given.
     let fd =
         unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
@@ -71,7 +71,13 @@ pub(crate) fn sealed_copy(source: &Path) -> io::Result<File> {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: a descriptor memfd_create just made, owned here alone.
-    let mut copy = unsafe { File::from_raw_fd(fd) };
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+/// A sealed in-memory copy of the file `source`, that everyone may read and
+/// run (a `memfd`'s mode), and no one may change.
+pub(crate) fn sealed_copy(source: &Path) -> io::Result<File> {
+    let mut copy = anonymous_file()?;
     io::copy(&mut File::open(source)?, &mut copy)?;
     let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
     // SAFETY: fcntl on a descriptor of ours.

@@ -36,8 +36,9 @@
 //! # Hidden means hidden, wherever it lies
 //!
 //! The hidden paths (the test data, `--hide`) are resolved too, with every
-//! other path at which the machine's mounts show them (`mount_table.rs`).
-//! Each is checked against everything the sandbox shows, the system
+//! other path at which the machine's mounts show them (`mount_table.rs`);
+//! a hidden file with other names (hard links) is refused, as nothing finds
+//! those. Each is checked against everything the sandbox shows, the system
 //! folders included: one that lies inside something shown is covered (an
 //! empty read-only folder, or `/dev/null` over a file); one that holds, or
 //! is, something shown is refused with both paths
@@ -252,6 +253,16 @@ fn hidden_everywhere(
         let real = path
             .canonicalize()
             .map_err(|_| SandboxError::HiddenMissing(path.clone()))?;
+        // Another name of a file could lie anywhere, and nothing finds it.
+        if let Ok(metadata) = fs::metadata(&real)
+            && metadata.is_file()
+            && metadata.nlink() > 1
+        {
+            return Err(SandboxError::HiddenHardLinked {
+                path: path.clone(),
+                links: metadata.nlink(),
+            });
+        }
         everywhere.extend(mount_table::aliases(&real, table));
         everywhere.push(real);
     }

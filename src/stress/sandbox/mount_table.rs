@@ -7,8 +7,10 @@
 //! shown the other path reads it there. [`aliases`] finds the other paths
 //! from `/proc/self/mountinfo`: the mount that holds the path, where the
 //! path lies inside that mount's filesystem, and every other mount of the
-//! same filesystem whose root lies above that place. Each alias found is
-//! checked to be the very same file (device and inode) before it counts.
+//! same filesystem whose root lies above that place (the whole hidden path
+//! is seen there) or inside it (a part of it, down to one of its files,
+//! bound elsewhere). Each alias found is checked to be the very same file
+//! (device and inode) as what it shows before it counts.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -72,8 +74,9 @@ pub(crate) fn read() -> Vec<MountEntry> {
 }
 
 /// The other paths at which the mounts of `table` show the canonical path
-/// `path`, candidates only: see [`aliases`].
-fn candidates(path: &Path, table: &[MountEntry]) -> Vec<PathBuf> {
+/// `path` or a part of it, candidates only, each with what it shows: see
+/// [`aliases`].
+fn candidates(path: &Path, table: &[MountEntry]) -> Vec<(PathBuf, PathBuf)> {
     // The mount that holds the path: the deepest mount point above it, the
     // latest of equals (a mount on top of another comes after it).
     let Some(holder) = table
@@ -85,16 +88,19 @@ fn candidates(path: &Path, table: &[MountEntry]) -> Vec<PathBuf> {
     };
     let inside = path.strip_prefix(&holder.at).expect("under its mount");
     let in_filesystem = holder.root.join(inside);
-    let mut found: Vec<PathBuf> = Vec::new();
+    let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
     for entry in table {
         if entry.device != holder.device || entry == holder {
             continue;
         }
-        let Ok(rest) = in_filesystem.strip_prefix(&entry.root) else {
+        let alias = if let Ok(rest) = in_filesystem.strip_prefix(&entry.root) {
+            (entry.at.join(rest), path.to_owned())
+        } else if let Ok(part) = entry.root.strip_prefix(&in_filesystem) {
+            (entry.at.clone(), path.join(part))
+        } else {
             continue;
         };
-        let alias = entry.at.join(rest);
-        if alias != path && !found.contains(&alias) {
+        if alias.0 != path && !found.contains(&alias) {
             found.push(alias);
         }
     }
@@ -102,19 +108,19 @@ fn candidates(path: &Path, table: &[MountEntry]) -> Vec<PathBuf> {
 }
 
 /// The other paths at which this machine's mounts show the canonical path
-/// `path`: each the very same file or folder (device and inode), and
-/// reachable without a symbolic link.
+/// `path` or a part of it: each the very same file or folder (device and
+/// inode) as what it shows, and reachable without a symbolic link.
 pub(crate) fn aliases(path: &Path, table: &[MountEntry]) -> Vec<PathBuf> {
-    let Ok(original) = fs::metadata(path) else {
-        return Vec::new();
-    };
+    let same = |a: &fs::Metadata, b: &fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
     candidates(path, table)
         .into_iter()
-        .filter(|alias| {
+        .filter(|(alias, shown)| {
             alias.canonicalize().is_ok_and(|real| real == *alias)
                 && fs::metadata(alias)
-                    .is_ok_and(|seen| seen.dev() == original.dev() && seen.ino() == original.ino())
+                    .and_then(|seen| Ok(same(&seen, &fs::metadata(shown)?)))
+                    .unwrap_or(false)
         })
+        .map(|(alias, _)| alias)
         .collect()
 }
 
@@ -128,12 +134,13 @@ mod tests {
 41 22 254:0 /srv/packages /usr/local/games rw,relatime - ext4 /dev/vda rw
 42 22 254:0 /srv /mnt/with\\040space rw,relatime - ext4 /dev/vda rw
 43 22 254:1 / /home rw - ext4 /dev/vdb rw
+44 22 254:0 /srv/packages/rotation/data/1.ans /usr/local/share/one.ans rw - ext4 /dev/vda rw
 ";
 
     #[test]
     fn a_line_gives_its_device_root_and_mount_point_unescaped() {
         let table = parse(TABLE);
-        assert_eq!(table.len(), 5);
+        assert_eq!(table.len(), 6);
         assert_eq!(
             table[3],
             MountEntry {
@@ -149,13 +156,24 @@ mod tests {
     #[test]
     fn a_bound_folder_is_seen_at_every_mount_of_its_filesystem_above_it() {
         let table = parse(TABLE);
-        let of = |path: &str| candidates(Path::new(path), &table);
+        let of = |path: &str| -> Vec<PathBuf> {
+            candidates(Path::new(path), &table)
+                .into_iter()
+                .map(|(alias, _)| alias)
+                .collect()
+        };
         assert_eq!(
             of("/srv/packages/rotation/data"),
             [
                 PathBuf::from("/usr/local/games/rotation/data"),
                 PathBuf::from("/mnt/with space/packages/rotation/data"),
+                PathBuf::from("/usr/local/share/one.ans"),
             ]
+        );
+        // What a file of it bound elsewhere shows: that file.
+        assert_eq!(
+            candidates(Path::new("/srv/packages/rotation/data"), &table)[2].1,
+            PathBuf::from("/srv/packages/rotation/data/1.ans")
         );
         // From the other side: the bind's path leads back to the original.
         assert_eq!(
@@ -163,6 +181,7 @@ mod tests {
             [
                 PathBuf::from("/srv/packages/rotation/data"),
                 PathBuf::from("/mnt/with space/packages/rotation/data"),
+                PathBuf::from("/usr/local/share/one.ans"),
             ]
         );
         // Another filesystem, another tmpfs: no alias.
@@ -187,7 +206,7 @@ mod tests {
             other.display()
         );
         let table = parse(&text);
-        assert_eq!(candidates(&data, &table), [other]);
+        assert_eq!(candidates(&data, &table), [(other, data.clone())]);
         assert_eq!(aliases(&data, &table), Vec::<PathBuf>::new());
     }
 }

@@ -88,8 +88,8 @@ pub use limits::{Limits, MIB, OPEN_FILES, WALL_PER_CPU};
 pub use pipes::STDERR_KEPT;
 pub use report::{LengthTiming, RunRecord, SLOWEST_LISTED, Summary, VerdictCount};
 pub use runner::{
-    CpuShare, Isolation, KernelMemory, Measurement, ProcessCap, Run, RunUser, Runner, RunnerError,
-    RunnerOptions, Termination,
+    CpuCounter, CpuShare, Isolation, KernelMemory, Measurement, ProcessCap, Run, RunUser, Runner,
+    RunnerError, RunnerOptions, Termination,
 };
 pub use sandbox::{SandboxError, SandboxMode};
 pub use sandbox_user::{FIRST_UID, UIDS};

@@ -1213,3 +1213,57 @@ fn a_root_judge_never_copies_a_file_a_link_leads_to_behind_a_private_folder() {
     );
     assert!(outside(&["read", link]).reached(), "the probe reads it");
 }
+
+/// The library's runner of `args` without a cgroup, in the sandbox or not,
+/// with a time limit of 1 s: the run.
+fn run_without_a_cgroup(args: &[&str], sandbox: SandboxMode) -> rotation_game::stress::Run {
+    let program = Program::parse(&command_line(args), Path::new("/")).unwrap();
+    let options = RunnerOptions {
+        limits: Limits {
+            cpu_time: Duration::from_secs(1),
+            wall_time: Duration::from_secs(20),
+            ..Limits::DEFAULT
+        },
+        sandbox,
+        cgroups: false,
+        init: Some(BINARY.into()),
+        ..RunnerOptions::default()
+    };
+    let runner = Runner::new(program, &options).unwrap();
+    runner
+        .run(b"1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n")
+        .unwrap()
+}
+
+#[test]
+fn cpu_time_spent_in_processes_the_kernel_reaps_by_itself_counts() {
+    let test = "cpu_time_spent_in_processes_the_kernel_reaps_by_itself_counts";
+    if !sandbox(test) {
+        return;
+    }
+    // Three seconds of CPU in children of 5 ms each, whose parent ignores
+    // SIGCHLD, under a limit of 1 s: with a cgroup (root, the binary), and
+    // without one in the sandbox (the task clock), a time limit exceeded.
+    let attack = ["auto-reaped", "3000", BINARY, "solve"];
+    let (_, verdict) = judged("on", &attack, &["--time-limit", "1", "--wall-limit", "20"]);
+    assert_eq!(verdict, "TLE");
+    let perf_allowed = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
+        .is_ok_and(|level| level.trim().parse::<i32>().is_ok_and(|level| level <= 2));
+    if common::programs::have(perf_allowed, "kernel.perf_event_paranoid at most 2", test) {
+        let run = run_without_a_cgroup(&attack, SandboxMode::On);
+        assert_eq!(
+            run.termination,
+            rotation_game::stress::Termination::CpuTimeLimit,
+            "{run:?}"
+        );
+        assert!(run.cpu_time >= Duration::from_secs(2), "{:?}", run.cpu_time);
+    }
+    // The probe: without a sandbox or a cgroup, nothing counts them.
+    let run = run_without_a_cgroup(&attack, SandboxMode::Off);
+    assert_eq!(
+        run.termination,
+        rotation_game::stress::Termination::Exited(0),
+        "the probe hides its CPU time: {run:?}"
+    );
+    assert!(run.cpu_time < Duration::from_secs(1), "{:?}", run.cpu_time);
+}

@@ -78,7 +78,8 @@ impl fmt::Display for FolderLayout {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataFile {
     /// Its name in reports: its path under `data/` (Kattis) or in the
-    /// folder (plain), with `/` between folders and without the extension.
+    /// folder (plain), with `/` between folders and without the extension,
+    /// control characters and backslashes escaped (`\u{1b}`, `\n`, `\\`).
     pub name: String,
     /// The input, `NAME.in`.
     pub input: PathBuf,
@@ -222,6 +223,21 @@ impl DataFolder {
             .chain(self.linked_from_outside.iter().cloned())
             .collect()
     }
+}
+
+/// A file's name as reports show it: control characters (escape codes, new
+/// lines) and backslashes escaped, so that a name from a hostile package
+/// can neither draw on a terminal nor forge a line of the text report.
+fn report_name(raw: &str) -> String {
+    let mut name = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_control() || c == '\\' {
+            name.extend(c.escape_default());
+        } else {
+            name.push(c);
+        }
+    }
+    name
 }
 
 /// What a listing keeps track of besides the files.
@@ -419,14 +435,16 @@ fn collect_open(
                 links,
             });
         }
-        let name = path
-            .with_extension("")
-            .strip_prefix(base)
-            .expect("a file under its base")
-            .components()
-            .map(|part| part.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let name = report_name(
+            &path
+                .with_extension("")
+                .strip_prefix(base)
+                .expect("a file under its base")
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+        );
         files.push(DataFile {
             name,
             input: path,
@@ -619,5 +637,18 @@ mod tests {
             matches!(error, DataFolderError::PrivateTarget { .. }),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_name_can_neither_draw_on_a_terminal_nor_forge_a_line() {
+        assert_eq!(
+            report_name("a\u{1b}[2J\nFAKE: all accepted\\é"),
+            "a\\u{1b}[2J\\nFAKE: all accepted\\\\é"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        touch(&dir.path().join("x\ny.in"));
+        touch(&dir.path().join("x\ny.ans"));
+        let folder = DataFolder::find(dir.path(), FolderLayout::Plain).unwrap();
+        assert_eq!(names(&folder), ["x\\ny"]);
     }
 }

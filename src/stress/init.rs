@@ -34,6 +34,18 @@
 //!    the rest (everything in the namespace but itself), and writes the
 //!    report.
 //!
+//! # CPU time without a cgroup
+//!
+//! What a PID 1 reaps is the CPU time of the processes whose parents
+//! waited for them: a program whose children ignore `SIGCHLD` has them
+//! reaped by the kernel itself, their time added to no one's. Where the
+//! kernel lets an unprivileged process count its own CPU time
+//! (`kernel.perf_event_paranoid` at most 2), this PID 1 opens a task-clock
+//! counter on itself, inherited by every process it starts and theirs,
+//! each adding its count to it as it exits however it is reaped, before
+//! it starts the program: the report's CPU time is the greater of the two.
+//! (With a cgroup, the runner reads the group's, which counts everything.)
+//!
 //! A slot's trial run (the first, which starts no program) checks from
 //! inside that every hidden path is absent or empty, as the program would
 //! see it (`sandbox/filesystem.rs`).
@@ -41,11 +53,13 @@
 //! # The report
 //!
 //! One line on the status descriptor: `exit CODE` or `signal NUMBER`, then
-//! `cpu_us MICROSECONDS maxrss_kb KIB`: the CPU time of every process it
-//! reaped, and the largest resident size of any of them
-//! (`getrusage(RUSAGE_CHILDREN)`), the runner's measure when it has no
-//! cgroup. Or `error MESSAGE` when the program could not be started, or
-//! `visible PATH` when a trial run found a hidden path in reach.
+//! `cpu_us MICROSECONDS maxrss_kb KIB clock 0|1`: the CPU time of every
+//! process of the run (what it reaped, `getrusage(RUSAGE_CHILDREN)`, or
+//! the task clock's count, the greater), the largest resident size of any
+//! of them, and whether the task clock counted; the runner's measures when
+//! it has no cgroup. Or `error MESSAGE` when the program could not be
+//! started, or `visible PATH` when a trial run found a hidden path in
+//! reach.
 //!
 //! # Safety from the program
 //!
@@ -161,11 +175,16 @@ pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -
     if let Err(error) = drop_capabilities() {
         fail(&mut report, "cannot drop capabilities", error);
     }
+    let clock = task_clock();
     if request.trial != 0 {
         // Nothing to do if the runner is gone.
         let _ = match first_visible(&template.hidden) {
             Some(path) => writeln!(report, "visible {}", path.display()),
-            None => writeln!(report, "exit 0 cpu_us 0 maxrss_kb 0"),
+            None => writeln!(
+                report,
+                "exit 0 cpu_us 0 maxrss_kb 0 clock {}",
+                u8::from(clock.is_some())
+            ),
         };
         std::process::exit(0);
     }
@@ -196,7 +215,9 @@ pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -
             break;
         }
     }
-    let (cpu, max_rss_kib) = children_usage();
+    let (reaped, max_rss_kib) = children_usage();
+    let counted = clock.as_ref().and_then(read_task_clock);
+    let cpu = reaped.max(counted.unwrap_or_default());
     let ended = if libc::WIFSIGNALED(main_status) {
         format!("signal {}", libc::WTERMSIG(main_status))
     } else {
@@ -205,8 +226,9 @@ pub(crate) fn serve(request: &RunRequest, fds: RunFds, template: &RunTemplate) -
     // Nothing to do if the runner is gone.
     let _ = writeln!(
         report,
-        "{ended} cpu_us {} maxrss_kb {max_rss_kib}",
-        cpu.as_micros()
+        "{ended} cpu_us {} maxrss_kb {max_rss_kib} clock {}",
+        cpu.as_micros(),
+        u8::from(counted.is_some())
     );
     std::process::exit(0);
 }
@@ -340,6 +362,71 @@ fn mount_own_view(request: &RunRequest, in_tmp: &[PathBuf]) -> std::io::Result<(
     // out-of-memory killer's first choice.
     let _ = std::fs::write("/proc/self/oom_score_adj", "1000");
     Ok(())
+}
+
+/// `struct perf_event_attr` as far as its first version (64 bytes), which
+/// every kernel with `perf_event_open` takes.
+#[repr(C)]
+struct PerfEventAttr {
+    kind: u32,
+    size: u32,
+    config: u64,
+    sample_period: u64,
+    sample_type: u64,
+    read_format: u64,
+    /// Bit 1 `inherit`, bit 5 `exclude_kernel`, bit 6 `exclude_hv`.
+    flags: u64,
+    wakeup_events: u32,
+    bp_type: u32,
+    config1: u64,
+}
+
+/// A task-clock counter on this process, inherited by every process it
+/// starts from now on (see the [module docs](self)); `None` where the
+/// kernel does not let it count.
+fn task_clock() -> Option<OwnedFd> {
+    const PERF_TYPE_SOFTWARE: u32 = 1;
+    const PERF_COUNT_SW_TASK_CLOCK: u64 = 1;
+    const INHERIT: u64 = 1 << 1;
+    // Asked by unprivileged processes where perf_event_paranoid is 2.
+    const EXCLUDE_KERNEL: u64 = 1 << 5;
+    const EXCLUDE_HV: u64 = 1 << 6;
+    const PERF_FLAG_FD_CLOEXEC: libc::c_ulong = 1 << 3;
+    let attr = PerfEventAttr {
+        kind: PERF_TYPE_SOFTWARE,
+        size: std::mem::size_of::<PerfEventAttr>() as u32,
+        config: PERF_COUNT_SW_TASK_CLOCK,
+        sample_period: 0,
+        sample_type: 0,
+        read_format: 0,
+        flags: INHERIT | EXCLUDE_KERNEL | EXCLUDE_HV,
+        wakeup_events: 0,
+        bp_type: 0,
+        config1: 0,
+    };
+    // SAFETY: perf_event_open reads the struct it is given, of the size it
+    // says; the descriptor it returns is owned here alone.
+    unsafe {
+        let fd = libc::syscall(
+            libc::SYS_perf_event_open,
+            &raw const attr,
+            0,
+            -1,
+            -1,
+            PERF_FLAG_FD_CLOEXEC,
+        );
+        (fd >= 0).then(|| OwnedFd::from_raw_fd(fd as RawFd))
+    }
+}
+
+/// The task clock's count: the CPU time of this process and of every
+/// process that inherited the counter and has exited.
+fn read_task_clock(clock: &OwnedFd) -> Option<Duration> {
+    let mut nanoseconds = [0u8; 8];
+    std::fs::File::from(clock.try_clone().ok()?)
+        .read_exact(&mut nanoseconds)
+        .ok()?;
+    Some(Duration::from_nanos(u64::from_ne_bytes(nanoseconds)))
 }
 
 /// The first of `hidden` that a program of the run could see: present, and
@@ -587,12 +674,15 @@ pub(crate) fn read_report(read: OwnedFd) -> Option<Report> {
 /// A parsed report line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Report {
-    /// The program ran: how it ended, the CPU time of every process the
-    /// init reaped, and the largest resident size of one, in bytes.
+    /// The program ran: how it ended, the CPU time of every process of the
+    /// run as the init counted it, the largest resident size of one, in
+    /// bytes, and whether the task clock counted (see the [module
+    /// docs](self)).
     Ran {
         ended: Ended,
         cpu: Duration,
         max_rss_bytes: u64,
+        task_clock: bool,
     },
     /// The program could not be started.
     NotStarted(String),
@@ -619,10 +709,12 @@ pub(crate) fn parse_report(line: &str) -> Option<Report> {
     if words.get(2) != Some(&"cpu_us") || words.get(4) != Some(&"maxrss_kb") {
         return None;
     }
+    let task_clock = words.get(6) == Some(&"clock") && number(7) == Some(1);
     Some(Report::Ran {
         ended,
         cpu: Duration::from_micros(number(3)?.max(0) as u64),
         max_rss_bytes: number(5)?.max(0) as u64 * 1024,
+        task_clock,
     })
 }
 
@@ -633,19 +725,21 @@ mod tests {
     #[test]
     fn report_lines_are_read_back() {
         assert_eq!(
-            parse_report("signal 11 cpu_us 1500 maxrss_kb 2048\n"),
+            parse_report("signal 11 cpu_us 1500 maxrss_kb 2048 clock 1\n"),
             Some(Report::Ran {
                 ended: Ended::Signalled(11),
                 cpu: Duration::from_micros(1500),
                 max_rss_bytes: 2 << 20,
+                task_clock: true,
             })
         );
         assert_eq!(
-            parse_report("exit 139 cpu_us 0 maxrss_kb 1"),
+            parse_report("exit 139 cpu_us 0 maxrss_kb 1 clock 0"),
             Some(Report::Ran {
                 ended: Ended::Exited(139),
                 cpu: Duration::ZERO,
                 max_rss_bytes: 1024,
+                task_clock: false,
             })
         );
         assert_eq!(

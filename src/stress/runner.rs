@@ -167,6 +167,24 @@ pub struct Isolation {
     /// What bounds the memory the kernel holds for a run outside its
     /// address space.
     pub kernel_memory: KernelMemory,
+    /// What counts the CPU time of every process of a run.
+    pub cpu_counter: CpuCounter,
+}
+
+/// What counts the CPU time of every process of a run, those the kernel
+/// reaps by itself (children of a parent that ignores `SIGCHLD`) included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CpuCounter {
+    /// The run's cgroup.
+    Cgroup,
+    /// No cgroup: a task-clock counter every process of the run inherits
+    /// (`init.rs`).
+    TaskClock,
+    /// Nothing: what was reaped and what `/proc` showed; a process the
+    /// kernel reaps by itself, if it ends between two looks, is not
+    /// counted, and only the wall-clock limit bounds it.
+    Reaped,
 }
 
 /// What holds a run, whatever it starts, to one share of the CPU against
@@ -193,8 +211,9 @@ pub enum KernelMemory {
     /// No memory cgroup, but the sandbox refuses what nothing would count
     /// (`memfd_create`, System V IPC, socket pairs) and bounds the rest:
     /// `/tmp` and `/dev/shm` one tmpfs of the memory limit's size, POSIX
-    /// message queues by `RLIMIT_MSGQUEUE`, pipes by the kernel's per-user
-    /// soft limit (`fs.pipe-user-pages-soft`).
+    /// message queues by `RLIMIT_MSGQUEUE`, pipes and epoll watches by the
+    /// kernel's per-user limits (`fs.pipe-user-pages-soft`,
+    /// `fs.epoll.max_user_watches`), which are not the memory limit.
     Bounded,
     /// Nothing counts it (no sandbox, no cgroup).
     Uncounted,
@@ -352,6 +371,7 @@ impl Runner {
         };
         let own_uids = options.sandbox != SandboxMode::Off && sandbox_user::judge_is_root();
         let (mut sandbox, mut slots, mut sandbox_missing) = (None, Vec::new(), None);
+        let mut task_clock = false;
         if options.sandbox != SandboxMode::Off {
             let init = match &options.init {
                 Some(init) => init.clone(),
@@ -377,9 +397,10 @@ impl Runner {
                 Ok((made, slot))
             });
             match made {
-                Ok((made, slot)) => {
+                Ok((made, (slot, clock))) => {
                     sandbox = Some(made);
                     slots.push(slot);
+                    task_clock = clock;
                 }
                 Err(error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)))
                     if options.sandbox == SandboxMode::Auto && options.hidden.is_empty() =>
@@ -410,6 +431,13 @@ impl Runner {
         } else {
             CpuShare::Nothing
         };
+        let cpu_counter = if cgroup.is_some() {
+            CpuCounter::Cgroup
+        } else if task_clock {
+            CpuCounter::TaskClock
+        } else {
+            CpuCounter::Reaped
+        };
         let kernel_memory = if cgroup.is_some() {
             KernelMemory::Cgroup
         } else if sandbox.is_some() {
@@ -433,6 +461,7 @@ impl Runner {
                 process_cap,
                 cpu_share,
                 kernel_memory,
+                cpu_counter,
             },
             own_uids: own_uids && sandbox.is_some(),
             sandbox,
@@ -546,6 +575,7 @@ impl Runner {
                 ended,
                 cpu,
                 max_rss_bytes,
+                ..
             })) => {
                 cpu_time = cpu_time.max(cpu);
                 peak_memory_bytes = max_rss_bytes;
@@ -732,7 +762,9 @@ impl Runner {
 
 /// The first slot of a sandbox, and a trial run in it: whether runs can be
 /// made here.
-fn first_slot(sandbox: &Sandbox, own_uids: bool) -> Result<Slot, SandboxError> {
+/// With the slot, whether its runs' PID 1 counts their CPU time with a
+/// task clock (`init.rs`).
+fn first_slot(sandbox: &Sandbox, own_uids: bool) -> Result<(Slot, bool), SandboxError> {
     let unusable = |error: io::Error| SandboxError::Unusable(error.to_string());
     let user = if own_uids {
         Some(sandbox_user::claim().map_err(unusable)?)
@@ -752,7 +784,7 @@ fn first_slot(sandbox: &Sandbox, own_uids: bool) -> Result<Slot, SandboxError> {
     drop((made.stdin, made.stdout, made.stderr));
     made.run.wait(Duration::from_secs(30));
     match init::read_report(made.status) {
-        Some(Report::Ran { .. }) => Ok(slot),
+        Some(Report::Ran { task_clock, .. }) => Ok((slot, task_clock)),
         Some(Report::NotStarted(message)) => Err(SandboxError::Unusable(message)),
         Some(Report::Visible(path)) => Err(SandboxError::NotHidden(path)),
         None => Err(SandboxError::Unusable(

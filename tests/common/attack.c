@@ -409,6 +409,24 @@ static int sessions(int count) {
     return 0;
 }
 
+/* MILLISECONDS of CPU time spent in children of 5 ms each, which the
+ * kernel reaps by itself (SIGCHLD ignored), then the program given. */
+static int auto_reaped(long milliseconds, char **program) {
+    signal(SIGCHLD, SIG_IGN);
+    for (long spent = 0; spent < milliseconds; spent += 5) {
+        pid_t child = fork();
+        if (child == 0) {
+            while (clock() < 5 * (CLOCKS_PER_SEC / 1000)) {}
+            _exit(0);
+        }
+        /* One at a time: wait for it to be gone. */
+        while (child > 0 && kill(child, 0) == 0) usleep(200);
+    }
+    signal(SIGCHLD, SIG_DFL);
+    execv(program[0], program);
+    return 127;
+}
+
 /* MILLISECONDS of CPU time, then the program given. */
 static int burn(long milliseconds, char **program) {
     while (clock() < milliseconds * (CLOCKS_PER_SEC / 1000)) {}
@@ -754,6 +772,7 @@ int main(int argc, char **argv) {
     if (!strcmp(attack, "record-locks") && argc > 2) return record_locks(atol(argv[2]));
     if (!strcmp(attack, "sessions") && argc > 3) return sessions(atoi(argv[2]));
     if (!strcmp(attack, "burn") && argc > 3) return burn(atol(argv[2]), argv + 3);
+    if (!strcmp(attack, "auto-reaped") && argc > 3) return auto_reaped(atol(argv[2]), argv + 3);
     if (!strcmp(attack, "host-view")) return host_view();
     if (!strcmp(attack, "read")) return read_named(argc - 2, argv + 2);
     fprintf(stderr, "unknown attack %s\n", attack);

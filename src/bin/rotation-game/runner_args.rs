@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
 use rotation_game::stress::runner::available_memory;
 use rotation_game::stress::{
-    CpuShare, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program, RunUser, Runner,
-    RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
+    CpuCounter, CpuShare, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program, RunUser,
+    Runner, RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
 };
 
 use crate::exit;
@@ -257,6 +257,11 @@ fn warn_about(runner: &Runner) {
             }
         );
     }
+    if isolation.cpu_counter == CpuCounter::Reaped {
+        eprintln!(
+            "rotation-game: warning: no cgroup and no task clock here (kernel.perf_event_paranoid above 2): the CPU time of processes the kernel reaps by itself (children of a parent that ignores SIGCHLD) is not counted, and only the wall-clock limit bounds them"
+        );
+    }
     if isolation.sandboxed && isolation.cpu_share == CpuShare::Nothing {
         eprintln!(
             "rotation-game: warning: no CPU cgroup and the kernel's autogroups are off: each process of a run takes its own share of the CPU, so a program that starts many slows the other runs"
@@ -305,5 +310,12 @@ pub fn isolation_summary(runner: &Runner) -> String {
         }
         KernelMemory::Uncounted => "kernel memory not counted",
     };
-    format!("{sandbox}; {measurement}; {cap}; {cpu}; {kernel}")
+    let counter = match isolation.cpu_counter {
+        CpuCounter::Cgroup => "",
+        CpuCounter::TaskClock => "; CPU time of every process counted by a task clock",
+        CpuCounter::Reaped => {
+            "; CPU time of processes the kernel reaps by itself not counted (bounded by the wall clock)"
+        }
+    };
+    format!("{sandbox}; {measurement}{counter}; {cap}; {cpu}; {kernel}")
 }

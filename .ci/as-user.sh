@@ -18,7 +18,7 @@ user=${ROTATION_GAME_TEST_USER:-rotation-game-tester}
 if [ "$#" -gt 0 ]; then
     suites=("$@")
 else
-    suites=(stress_runner stress_cli judge_cli sandbox_attacks limits)
+    suites=(stress_runner stress_cli judge_cli sandbox_attacks cpu_share limits)
 fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "as-user.sh: run as root (it makes the user $user)" >&2

@@ -279,10 +279,15 @@ fn the_readmes_sandbox_promises_are_the_sandboxs_and_their_tests_exist() {
         table_column(&sandbox, "# The promises", 0),
         "the README's promises are src/stress/sandbox.rs's, in its order"
     );
-    let tests: String = ["sandbox_attacks.rs", "limits.rs", "stress_cli.rs"]
-        .iter()
-        .map(|file| read(&format!("tests/{file}")))
-        .collect();
+    let tests: String = [
+        "sandbox_attacks.rs",
+        "cpu_share.rs",
+        "limits.rs",
+        "stress_cli.rs",
+    ]
+    .iter()
+    .map(|file| read(&format!("tests/{file}")))
+    .collect();
     let section = &readme[readme.find("## What the sandbox promises").unwrap()..];
     let section = &section[..section.find("\n## ").unwrap()];
     let mut cited = 0;

@@ -4,6 +4,8 @@
 #![allow(dead_code, unused_imports)] // Each test file uses its own part of this module.
 
 #[cfg(unix)]
+pub mod attack;
+#[cfg(unix)]
 pub mod processes;
 #[cfg(unix)]
 pub mod programs;

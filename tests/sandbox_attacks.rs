@@ -1163,3 +1163,26 @@ fn cpu_time_spent_in_processes_the_kernel_reaps_by_itself_counts() {
         run.cpu_time
     );
 }
+
+#[test]
+fn no_pseudo_terminal_from_the_machines_shared_pool() {
+    blocked_inside_reached_outside(
+        "no_pseudo_terminal_from_the_machines_shared_pool",
+        &["terminal"],
+        "the probe opens one",
+    );
+}
+
+#[test]
+fn without_a_cgroup_a_run_cannot_run_the_files_it_writes() {
+    let test = "without_a_cgroup_a_run_cannot_run_the_files_it_writes";
+    if !sandbox(test) {
+        return;
+    }
+    // A copy of itself that it may run but not read, which would run
+    // without the task clock that counts the CPU time of a run without a
+    // cgroup.
+    let uncounted = without_a_cgroup(&["exec-written"], 128).expect("it says what it ran");
+    assert!(!uncounted.reached(), "{uncounted:?}");
+    assert!(outside(&["exec-written"]).reached(), "the probe runs it");
+}

@@ -9,7 +9,8 @@
 //!    limit's size and at most [`WORK_FILES`] files, that is both the work
 //!    folder `/tmp` (the program's files the slot shows there bound again,
 //!    read only) and `/dev/shm`, so that what the run keeps in files is
-//!    bounded by the limit whether or not a cgroup counts it; a fresh
+//!    bounded by the limit whether or not a cgroup counts it (without a
+//!    cgroup, mounted `noexec`); a fresh
 //!    `/proc` for the run's PID namespace with `/proc/sys` and the
 //!    kernel's triggers read-only. Before they are read-only, the limits
 //!    of the slot's user namespace on what the kernel counts per user
@@ -45,6 +46,12 @@
 //! each adding its count to it as it exits however it is reaped, before
 //! it starts the program: the report's CPU time is the greater of the two.
 //! (With a cgroup, the runner reads the group's, which counts everything.)
+//! The kernel takes the counter away from a process that runs a file it
+//! may not read (it becomes undumpable): so without a cgroup, the run's
+//! `/tmp` and `/dev/shm` do not let it run the files it writes, and it can
+//! make no `memfd` (`seccomp.rs`). The counter is read at the end: the
+//! time of processes the kernel reaps by itself stops the run only there
+//! (or at the wall-clock limit), while `/proc` shows the others at once.
 //!
 //! A slot's trial run (the first, which starts no program) checks from
 //! inside that every hidden path is absent or empty, as the program would
@@ -313,13 +320,22 @@ fn mount_own_view(request: &RunRequest, in_tmp: &[PathBuf]) -> std::io::Result<(
             Ok((InTmp::Shown { fd, folder }, path))
         })
         .collect::<std::io::Result<_>>()?;
-    // One tmpfs for /tmp and /dev/shm: their files share one size.
+    // One tmpfs for /tmp and /dev/shm: their files share one size. Where
+    // no cgroup counts the run's CPU time (an address-space limit says so),
+    // the files it writes cannot be run: one it may run but not read would
+    // run without the task clock (see the module docs).
     let options = format!(
         "size={},nr_inodes={WORK_FILES},mode=0755",
         request.work_bytes.max(1 << 20)
     );
     let hardened = libc::MS_NOSUID | libc::MS_NODEV;
-    mount("tmpfs", "/tmp", "tmpfs", hardened, &options)?;
+    let no_cgroup = request.address_space > 0;
+    let work = if no_cgroup {
+        hardened | libc::MS_NOEXEC
+    } else {
+        hardened
+    };
+    mount("tmpfs", "/tmp", "tmpfs", work, &options)?;
     for (folder, mode) in [("/tmp/shm", 0o1777), ("/tmp/work", 0o700)] {
         std::fs::create_dir(folder)?;
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(mode))?;

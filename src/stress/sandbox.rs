@@ -20,7 +20,7 @@
 //! | nothing outlives the run, nothing reaches the next | the run's PID 1 ([`init`](super::init)) kills its namespace when the program ends; each run has fresh PID, mount and IPC namespaces, work folder and `/dev/shm`; a slot dies with the runner |
 //! | memory the kernel holds for it counts, or cannot be held | with a memory cgroup, charged to it; without one, the filter refuses `memfd_create`, System V IPC and socket pairs, and `/tmp` and `/dev/shm` are one tmpfs of the limit's size (`init.rs`) |
 //! | a run weighs one share of the CPU | its own CPU cgroup (`cgroup.rs`); without one, the filter refuses `setsid` |
-//! | the caller's per-user counts are barely touched | the slot's user namespace limits inotify; `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE` (`init.rs`) |
+//! | the counts the machine shares are barely touched | the slot's user namespace limits inotify; `RLIMIT_SIGPENDING` and `RLIMIT_MSGQUEUE` (`init.rs`); no `/dev/pts` (the slot's, covered) |
 //! | the program learns nothing of the machine | a cgroup namespace per run (`init.rs`); only real paths in the mount table ([`filesystem`]) |
 //! | a hostile package gets an error, never a hang | test files checked as regular and bounded in size (`data_folder.rs`) |
 //!
@@ -38,7 +38,7 @@
 //!       --cap-add ALL --die-with-parent --new-session --as-pid-1
 //!       --ro-bind /usr /usr --symlink usr/bin /bin …  the system folders
 //!       --ro-bind /etc/ld.so.cache /etc/ld.so.cache … a few files of /etc
-//!       --dev /dev --perms 1777 --tmpfs /dev/shm --remount-ro /dev --proc /proc
+//!       --dev /dev --perms 1777 --tmpfs /dev/shm --tmpfs /dev/pts --remount-ro /dev --proc /proc
 //!       --tmpfs /tmp --ro-bind REAL REAL …          the program and the files it names, at their real paths
 //!       --symlink REAL NAMED …                       a name that went through a link, as that link
 //!       --perms 0555 --file FD REAL …               a root judge's copies of files its runs cannot reach
@@ -405,6 +405,12 @@ impl Sandbox {
                 "1777",
                 "--tmpfs",
                 "/dev/shm",
+                // No pseudo-terminals: the kernel's pool of them is the
+                // machine's, and their buffers are charged to no cgroup.
+                "--tmpfs",
+                "/dev/pts",
+                "--remount-ro",
+                "/dev/pts",
                 "--remount-ro",
                 "/dev",
                 "--proc",

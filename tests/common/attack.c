@@ -362,6 +362,40 @@ static int record_locks(long count) {
     return report("the locks could not be held");
 }
 
+/* Runs a copy of itself that it may run but not read, written in /tmp
+ * (TMPDIR) and in /dev/shm: such a process is one the kernel takes a task
+ * clock away from. */
+static int exec_written(void) {
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *folders[] = {tmp, "/dev/shm"};
+    for (int i = 0; i < 2; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/attack-exec-%d", folders[i], (int) getpid());
+        int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+        int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+        if (in < 0 || out < 0) {
+            fprintf(stderr, "%s: %s\n", path, strerror(errno));
+            continue;
+        }
+        char buffer[1 << 16];
+        ssize_t got;
+        while ((got = read(in, buffer, sizeof buffer)) > 0) write(out, buffer, got);
+        close(in);
+        close(out);
+        chmod(path, 0111);
+        pid_t child = fork();
+        if (child == 0) {
+            execl(path, "attack-exec-probe", (char *) NULL);
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 7) reach(folders[i]);
+        unlink(path);
+    }
+    return report("no file it wrote could be run");
+}
+
 /* ---- counts the kernel keeps per user ---- */
 
 /* Inotify instances and queued signals, as many as it can: more than a run
@@ -746,7 +780,17 @@ static int flood(long bytes, char **program) {
     return 127;
 }
 
+/* A pseudo-terminal: the machine's pool of them is shared. */
+static int terminal(void) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master >= 0) reach("a pseudo-terminal (/dev/ptmx)");
+    int direct = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (direct >= 0) reach("a pseudo-terminal (/dev/pts/ptmx)");
+    return report("no pseudo-terminal");
+}
+
 int main(int argc, char **argv) {
+    if (strstr(argv[0], "attack-exec-probe")) return 7;
     if (argc < 2) return 2;
     const char *attack = argv[1];
     if (!strcmp(attack, "kernel")) return kernel(argc - 2, argv + 2);
@@ -769,6 +813,8 @@ int main(int argc, char **argv) {
     if (!strcmp(attack, "inherit") && argc > 3) return inherit(argv[2], argv + 3);
     if (!strcmp(attack, "flood") && argc > 3) return flood(atol(argv[2]), argv + 3);
     if (!strcmp(attack, "user-counts")) return user_counts();
+    if (!strcmp(attack, "exec-written")) return exec_written();
+    if (!strcmp(attack, "terminal")) return terminal();
     if (!strcmp(attack, "record-locks") && argc > 2) return record_locks(atol(argv[2]));
     if (!strcmp(attack, "sessions") && argc > 3) return sessions(atoi(argv[2]));
     if (!strcmp(attack, "burn") && argc > 3) return burn(atol(argv[2]), argv + 3);

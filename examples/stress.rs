@@ -20,7 +20,7 @@
 
 #[cfg(unix)]
 fn main() -> std::process::ExitCode {
-    rotation_game::stress::init::serve_if_asked();
+    rotation_game::stress::serve_if_asked();
     let argument = std::env::args().nth(1);
     if argument.as_deref() == Some(unix::PLANTED) {
         return unix::planted();

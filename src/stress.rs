@@ -95,3 +95,4 @@ pub use sandbox::{SandboxError, SandboxMode};
 pub use sandbox_user::{FIRST_UID, UIDS};
 pub use signal_name::signal_name;
 pub use verdict::{Judgement, TimeLimitKind, Verdict, judge};
+pub use zygote::serve_if_asked;

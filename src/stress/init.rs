@@ -85,7 +85,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::limits::OPEN_FILES;
-use super::sandbox::PROC_READ_ONLY;
 use super::slot::message::RunRequest;
 
 /// The most files and folders a run's `/tmp` and `/dev/shm` hold together:
@@ -108,17 +107,9 @@ pub const PENDING_SIGNALS: u64 = 256;
 pub const USER_NAMESPACE_LIMITS: &[(&str, u64)] =
     &[("max_inotify_instances", 8), ("max_inotify_watches", 8_192)];
 
-/// When the process was started as a slot's zygote (see `zygote.rs`),
-/// serves as one and exits; otherwise returns at once.
-///
-/// Call it first thing in `main` in every program that runs programs in
-/// the sandbox: the sandbox starts that same executable as its zygote.
-pub fn serve_if_asked() {
-    let mut args = std::env::args_os().skip(1);
-    if let Some(first) = args.next() {
-        super::zygote::serve_if_asked(&first, args);
-    }
-}
+/// The writable places of `/proc` made read-only in each run, as
+/// bubblewrap itself tries to: the settings and the kernel's triggers.
+const PROC_READ_ONLY: &[&str] = &["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
 
 /// The descriptors a run is given: its standard streams, its report pipe
 /// and its start pipe.

@@ -99,7 +99,7 @@ pub struct RunnerOptions {
     /// machines without them.
     pub cgroups: bool,
     /// The executable that serves as the sandbox's PID 1: one that calls
-    /// [`serve_if_asked`](super::init::serve_if_asked) first thing. `None`:
+    /// [`serve_if_asked`](super::serve_if_asked) first thing. `None`:
     /// this process's own executable.
     pub init: Option<PathBuf>,
     /// How many runs the caller makes at once: their memory limits together

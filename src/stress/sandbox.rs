@@ -96,11 +96,6 @@ mod mount_table;
 use copies::Copies;
 use filesystem::{Mount, View};
 
-/// The writable places of `/proc` made read-only in each run, as
-/// bubblewrap itself tries to: the settings and the kernel's triggers.
-pub(crate) const PROC_READ_ONLY: &[&str] =
-    &["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
-
 /// Whether runs are isolated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -124,13 +124,17 @@ impl Setup {
     }
 }
 
-/// Serves as a slot's zygote when the process was started as one
-/// ([`ZYGOTE_ARGUMENT`] first), and exits; returns at once otherwise.
-pub(crate) fn serve_if_asked(first: &OsString, rest: impl Iterator<Item = OsString>) {
-    if first != ZYGOTE_ARGUMENT {
+/// When the process was started as a slot's zygote (the runner's word for it
+/// first), serves as one and exits; otherwise returns at once.
+///
+/// Call it first thing in `main` in every program that runs programs in
+/// the sandbox: the sandbox starts that same executable as its zygote.
+pub fn serve_if_asked() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_none_or(|first| first != ZYGOTE_ARGUMENT) {
         return;
     }
-    let Some(arguments) = parse(rest) else {
+    let Some(arguments) = parse(args) else {
         // Not started by the runner: nothing to serve.
         std::process::exit(2);
     };

@@ -62,7 +62,7 @@ enum Command {
 fn main() -> ExitCode {
     // The sandbox of `stress` runs this executable again as its PID 1.
     #[cfg(unix)]
-    rotation_game::stress::init::serve_if_asked();
+    rotation_game::stress::serve_if_asked();
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),

@@ -59,7 +59,7 @@ verify-package-bt *ARGS:
 
 # package --calibrate through the binary on the seed-1 package (4 to 5 minutes; not in CI, for time).
 package-calibrate-test:
-    CI=1 cargo test --release --test package_calibrate -- --ignored --nocapture
+    CI=1 cargo test --release --test cli -- --ignored --nocapture package_calibrate::
 
 # The gungraun-runner version must equal the gungraun crate's in Cargo.lock.
 gungraun_version := `grep -A1 'name = "gungraun-runner"' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p'`
@@ -75,12 +75,12 @@ gungraun-runner:
 # Run the instruction-count benches and fail if any regressed by more than 3% against the baseline.
 perf-gate: gungraun-runner
     cargo bench --bench instructions -- --output-format=json > target/instructions.jsonl
-    cargo test --test perf_gate -- --ignored --nocapture
+    cargo test --test library -- --ignored --nocapture perf_gate::
 
 # Rewrite benches/instructions.baseline from a fresh run of the instruction-count benches.
 perf-update: gungraun-runner
     cargo bench --bench instructions -- --output-format=json > target/instructions.jsonl
-    PERF_GATE_UPDATE=1 cargo test --test perf_gate -- --ignored --nocapture
+    PERF_GATE_UPDATE=1 cargo test --test library -- --ignored --nocapture perf_gate::
 
 # Save a criterion wall-clock baseline under NAME.
 bench-save NAME:

@@ -12,7 +12,10 @@ when:
 - the groups of .cargo/mutants-groups.txt do not split `examine_globs`
   exactly, or a mutant falls in no group or in two (as cargo-mutants itself
   selects them, with each group's configuration);
-- a group selects no mutant, or names a test file that does not exist.
+- a group selects no mutant, names a test binary that does not exist
+  (`--test NAME`: tests/NAME.rs or tests/NAME/main.rs), or a module of one
+  that does not exist (`binary(NAME) & test(/^(MODULE|...)::/)`:
+  tests/NAME/MODULE.rs), or a binary its cargo test arguments do not build.
 """
 
 import concurrent.futures
@@ -57,16 +60,17 @@ def files(*arguments):
 
 
 def groups():
-    """(name, globs, test arguments) for each line of the groups file."""
+    """(name, globs, test arguments, nextest filter) for each line of the
+    groups file."""
     found = []
     for line in GROUPS.read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             fields = [field.strip() for field in line.split("|", 3)]
             if len(fields) != 4 or not all(fields):
-                sys.exit(f"check-mutants: a group needs a name, files, test arguments and a unit-test filter: {line!r}")
-            name, globs, tests, _units = fields
-            found.append((name, globs.split(), tests.split()))
+                sys.exit(f"check-mutants: a group needs a name, files, test arguments and a nextest filter: {line!r}")
+            name, globs, tests, selected = fields
+            found.append((name, globs.split(), tests.split(), selected))
     return found
 
 
@@ -113,6 +117,25 @@ def unexcluded_mutants(examine_globs):
         return mutants("--config", unexcluded.name)
 
 
+def missing_tests(tests, test_filter):
+    """What the cargo test arguments `tests` and the nextest filter
+    `test_filter` of a group name that does not exist."""
+    missing = []
+    binaries = [value for flag, value in zip(tests, tests[1:]) if flag == "--test"]
+    for binary in binaries:
+        if not (ROOT / "tests" / f"{binary}.rs").is_file() and not (ROOT / "tests" / binary / "main.rs").is_file():
+            missing.append(f"no test binary {binary} (tests/{binary}.rs or tests/{binary}/main.rs)")
+    for binary, modules in re.findall(r"binary\((\w+)\) & test\(/\^\(([\w|]+)\)::/\)", test_filter):
+        if binary not in binaries:
+            missing.append(f"the filter names the test binary {binary}, which --test does not build")
+        for module in modules.split("|"):
+            if not (ROOT / "tests" / binary / f"{module}.rs").is_file():
+                missing.append(f"no module {module} of the test binary {binary} (tests/{binary}/{module}.rs)")
+    if re.search(r"binary\((?!\w+\) & test\(/\^\()", test_filter):
+        missing.append(f"a binary() in the filter is not in the form binary(NAME) & test(/^(MODULE|...)::/): {test_filter}")
+    return missing
+
+
 def main():
     problems = []
     config = tomllib.loads(CONFIG.read_text())
@@ -125,7 +148,7 @@ def main():
         listed = pool.submit(mutants)
         glob_files = [(glob, pool.submit(files, "--no-config", "--file", glob)) for glob in examine_globs]
         everything = pool.submit(unexcluded_mutants, examine_globs) if excluded else None
-        group_selections = [pool.submit(group_mutants, globs) for _, globs, _ in all_groups]
+        group_selections = [pool.submit(group_mutants, globs) for _, globs, _, _ in all_groups]
         listed = listed.result()
         print(f"check-mutants: .cargo/mutants.toml parses; {len(listed)} mutants")
 
@@ -142,22 +165,20 @@ def main():
             if not commented:
                 problems.append(f"exclude_re: {entry} has no comment giving its reason")
 
-        grouped_globs = [glob for _, globs, _ in all_groups for glob in globs]
+        grouped_globs = [glob for _, globs, _, _ in all_groups for glob in globs]
         if sorted(grouped_globs) != sorted(examine_globs):
             problems.append(
                 f"the groups' globs {sorted(grouped_globs)} are not examine_globs {sorted(examine_globs)}, each once"
             )
         selections = [selection.result() for selection in group_selections]
     seen = {}
-    for (group, globs, tests), selected in zip(all_groups, selections):
-        print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}")
+    for (group, globs, tests, test_filter), selected in zip(all_groups, selections):
+        print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}, nextest -E '{test_filter}'")
         if not selected:
             problems.append(f"group {group} selects no mutant")
         for name in selected:
             seen.setdefault(name, []).append(group)
-        for flag, value in zip(tests, tests[1:]):
-            if flag == "--test" and not (ROOT / "tests" / f"{value}.rs").is_file():
-                problems.append(f"group {group}: no tests/{value}.rs")
+        problems.extend(f"group {group}: {problem}" for problem in missing_tests(tests, test_filter))
     for name in listed:
         owners = seen.get(name, [])
         if len(owners) != 1:

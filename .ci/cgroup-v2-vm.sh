@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The limits suite (tests/limits.rs) with cgroup v2, in a virtual machine:
+# The limits suite (tests/cli/limits.rs: the command-line tests' binary,
+# filtered to `limits::`) with cgroup v2, in a virtual machine:
 # `bash .ci/cgroup-v2-vm.sh` (.ci/run runs it). Its exit status is the
 # suite's.
 #
@@ -19,7 +20,7 @@
 #    `Delegate=yes` does (the directory and its cgroup.procs,
 #    cgroup.subtree_control and cgroup.threads chowned to the user), each
 #    `stress` alone in a fresh group below it: `cgroup v2` again, and each
-#    group left as found (tests/limits.rs checks);
+#    group left as found (tests/cli/limits.rs checks);
 # 3. the same, each group shared with another process: the runner cannot
 #    give controllers below it (no internal processes) and falls back to
 #    rlimits and rusage (the report's `measurement` is null), leaving
@@ -123,19 +124,20 @@ fi
 # The passes run as root and as a user they set up.
 [ "$(id -u)" = 0 ] || cannot "its passes run as root and as a user they set up, which needs root (sudo bash $0)"
 
-echo "cgroup-v2-vm: building the suite (cargo test --test limits --no-run)"
-suite=$(cargo test --test limits --no-run --message-format=json |
+echo "cgroup-v2-vm: building the suite (cargo test --test cli --no-run; its limits:: tests)"
+suite=$(cargo test --test cli --no-run --message-format=json |
     python3 -c 'import json, sys
 for line in sys.stdin:
     message = json.loads(line)
-    if message.get("reason") == "compiler-artifact" and message.get("executable") and message["target"]["name"] == "limits":
+    if message.get("reason") == "compiler-artifact" and message.get("executable") and message["target"]["name"] == "cli":
         print(message["executable"])')
-[ -x "$suite" ] || { echo "cgroup-v2-vm: FAILED: no test binary for tests/limits.rs"; exit 1; }
+[ -x "$suite" ] || { echo "cgroup-v2-vm: FAILED: no test binary for tests/cli/main.rs"; exit 1; }
 
 rm -rf "$out"
 mkdir -p "$out"
 cat >"$out/guest.sh" <<'GUEST'
-# Runs in the guest, as root, from the checkout; $1 is the suite's binary.
+# Runs in the guest, as root, from the checkout; $1 is the suite's binary,
+# whose limits:: tests each pass runs.
 set -u
 suite=$1
 out=target/vm-out
@@ -190,7 +192,7 @@ root_controllers=$(cat /sys/fs/cgroup/cgroup.subtree_control)
 echo "guest: $(grep cgroup2 /proc/mounts)"
 
 run "root, in its cgroup $(sed -n 's/^0:://p' /proc/self/cgroup)" CI=1 ROTATION_GAME_EXPECT_MEASUREMENT="cgroup v2" \
-    "$suite" --test-threads 2
+    "$suite" --test-threads 2 limits::
 
 # Root in a group it shares with other processes (a service's, a login
 # session's, as under sudo on a runner): the runner cannot take its own
@@ -199,7 +201,7 @@ run "root, in its cgroup $(sed -n 's/^0:://p' /proc/self/cgroup)" CI=1 ROTATION_
 mkdir "$shared"
 run "root, in a group shared with the test harness" CI=1 ROTATION_GAME_EXPECT_MEASUREMENT="cgroup v2" \
     sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$shared" \
-    "$suite" --test-threads 2 solve_is_accepted an_allocation_far_over_the_limit
+    "$suite" --test-threads 2 limits::solve_is_accepted limits::an_allocation_far_over_the_limit
 rmdir "$shared"
 
 # A group delegated to the user as systemd's Delegate=yes gives one: the
@@ -211,9 +213,9 @@ chown "$user:$user" "$delegated" "$delegated/cgroup.procs" \
     "$delegated/cgroup.subtree_control" "$delegated/cgroup.threads"
 as_user=(env HOME=/tmp CI=1 ROTATION_GAME_SCOPE_IN="$delegated" bash "$out/as-user.sh" "$user")
 run "user $user, in a delegated group, each campaign alone in its group" \
-    ROTATION_GAME_EXPECT_MEASUREMENT="cgroup v2" "${as_user[@]}" "$suite" --test-threads 2
+    ROTATION_GAME_EXPECT_MEASUREMENT="cgroup v2" "${as_user[@]}" "$suite" --test-threads 2 limits::
 run "user $user, in a delegated group, each campaign's group shared with another process" \
-    ROTATION_GAME_EXPECT_MEASUREMENT=rusage ROTATION_GAME_SCOPE_SHARED=1 "${as_user[@]}" "$suite" --test-threads 2
+    ROTATION_GAME_EXPECT_MEASUREMENT=rusage ROTATION_GAME_SCOPE_SHARED=1 "${as_user[@]}" "$suite" --test-threads 2 limits::
 rmdir "$delegated"
 for controller in memory pids; do
     case " $root_controllers " in

@@ -13,6 +13,8 @@
 #     .ci/verify-package.sh --skip-statement  # no LaTeX: config, validators, data, submissions
 #     .ci/verify-package.sh --install-only    # install what is missing, and stop there
 #                                             # (.ci/run does it in the background early on)
+#     .ci/verify-package.sh --problem DIR     # check the package in DIR instead (any package:
+#                                             # calibrated, another seed, an unzipped archive)
 #
 # Set PACKAGE_DIR to keep the package and verifyproblem's log there, and
 # ROTATION_GAME to use that binary instead of building the release one.
@@ -24,12 +26,24 @@ venv=target/problemtools-venv
 seed=1
 skip_statement=false
 install_only=false
-case "${1:-}" in
-    "") ;;
-    --skip-statement) skip_statement=true ;;
-    --install-only) install_only=true ;;
-    *) echo "usage: $0 [--skip-statement | --install-only]" >&2; exit 2 ;;
-esac
+given_problem=
+usage="usage: $0 [--skip-statement] [--install-only] [--problem DIR]"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --skip-statement) skip_statement=true ;;
+        --install-only) install_only=true ;;
+        --problem)
+            if [ $# -lt 2 ] || [ ! -f "$2/problem.yaml" ]; then
+                echo "verify-package: --problem needs a package folder (with problem.yaml); $usage" >&2
+                exit 2
+            fi
+            given_problem=$(realpath "$2")
+            shift
+            ;;
+        *) echo "$usage" >&2; exit 2 ;;
+    esac
+    shift
+done
 
 started=$SECONDS
 say() { printf '[verify-package %3ds] %s\n' "$((SECONDS - started))" "$*"; }
@@ -61,7 +75,14 @@ if $install_only; then
     exit 0
 fi
 
-source .ci/write-package.sh
+if [ -n "$given_problem" ]; then
+    problem=$given_problem
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    say "checking the package in $problem"
+else
+    source .ci/write-package.sh
+fi
 
 parts=()
 if $skip_statement; then
@@ -74,7 +95,7 @@ status=0
 say "verifyproblem finished with status $status"
 
 failed=false
-if ! grep -qx "rotationgame tested: 0 errors, 0 warnings" "$log"; then
+if ! grep -qx "$(basename "$problem") tested: 0 errors, 0 warnings" "$log"; then
     echo "verify-package: verifyproblem did not report 0 errors and 0 warnings" >&2
     failed=true
 fi

@@ -20,7 +20,7 @@
 
 #[cfg(unix)]
 fn main() -> std::process::ExitCode {
-    rotation_game::stress::serve_if_asked();
+    rotation_game::runner::serve_if_asked();
     let argument = std::env::args().nth(1);
     if argument.as_deref() == Some(unix::PLANTED) {
         return unix::planted();
@@ -43,7 +43,8 @@ mod unix {
         AnswerFormat, Answered, SolveOptions, solve_stream, write_answer,
     };
     use rotation_game::generator::{Generator, Mode};
-    use rotation_game::stress::{Program, Runner, RunnerOptions, StressOptions, Summary, campaign};
+    use rotation_game::judging::{StressOptions, Summary, campaign};
+    use rotation_game::runner::{Program, Runner, RunnerOptions};
 
     /// The argument that makes this example the planted solution.
     pub const PLANTED: &str = "--planted";
@@ -102,7 +103,7 @@ mod unix {
             cases_per_run: 4,
             jobs: 2,
             strict_whitespace: false,
-            fail_fast: false,
+            max_fail: None,
         };
         // Default limits; the runs that go at once must fit in memory
         // together.
@@ -125,7 +126,7 @@ mod unix {
         );
 
         let generator = Generator::new(1, Mode::Mix);
-        let report = match campaign(&generator, 28, &runner, &options, &|_| {}) {
+        let report = match campaign(&generator, 28, &runner, &options, &|_, _| {}) {
             Ok(report) => report,
             Err(error) => {
                 eprintln!("a run could not be made: {error}");
@@ -140,7 +141,7 @@ mod unix {
         for run in &report.runs {
             println!(
                 "  cases {:?}: {} ({:.1?} of CPU)",
-                run.cases, run.message, run.cpu_time
+                run.cases, run.message, run.measures.cpu_time
             );
         }
         let Some(failure) = report.failure else {

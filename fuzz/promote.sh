@@ -5,8 +5,8 @@
 #
 #   1. minimizes FILE with `cargo +nightly fuzz tmin TARGET FILE`;
 #   2. stores the result as fuzz/regressions/TARGET/NAME, which
-#      tests/fuzz_replay.rs replays in every `cargo test`, on stable, with no
-#      code written by hand;
+#      tests/library/fuzz_replay.rs replays in every `cargo test`, on
+#      stable, with no code written by hand;
 #   3. replays it on stable (fuzz/tools/replay.rs) to quote the check's
 #      message;
 #   4. prints, last, the line to put in the commit message.
@@ -16,7 +16,7 @@
 # script says why it was not minimized. NAME is a short name for the bug:
 # letters, digits, '.', '_' and '-'. An existing NAME is never overwritten.
 #
-# Environment (the defaults are what a person wants; tests/fuzz_promote.rs
+# Environment (the defaults are what a person wants; tests/cli/fuzz_promote.rs
 # sets the others):
 #   FUZZ_REGRESSIONS  the regressions folder (default fuzz/regressions)
 #   FUZZ_MINIMIZE     auto (default: minimize when nightly and cargo-fuzz are
@@ -104,7 +104,7 @@ size=$(wc -c <"$destination")
 if [ "$size" -eq 1 ]; then size="1 byte"; else size="$size bytes"; fi
 echo "promote: stored $destination ($size, $minimized_note)"
 
-# The stable replay, as tests/fuzz_replay.rs runs it, for the check's message.
+# The stable replay, as tests/library/fuzz_replay.rs runs it, for the check's message.
 read -r -a replay <<<"${FUZZ_REPLAY:-cargo run --quiet --features fuzzing --example fuzz_replay --}"
 replay_output="$("${replay[@]}" "$target" "$destination" 2>&1)" && replay_status=0 || replay_status=$?
 verdict="$(printf '%s\n' "$replay_output" | grep -E '^(ok|FAIL) ' | tail -n 1)"
@@ -123,5 +123,5 @@ case "$verdict" in
         fail "the stable replay did not run (exit status $replay_status)"
         ;;
 esac
-echo "promote: cargo test --test fuzz_replay replays it from now on; commit it with this line:"
+echo "promote: cargo test --test library fuzz_replay:: replays it from now on; commit it with this line:"
 echo "Fuzz regression $target/$name: $message ($size, $minimized_note)"

@@ -276,14 +276,14 @@ impl Answers {
 /// allocating them afresh costs more than filling them (the allocator gives
 /// large blocks back to the system, which then faults them in again page by
 /// page).
-struct Slot {
+struct BatchBuffers {
     batch: Batch,
     answers: Answers,
 }
 
-impl Slot {
-    fn new() -> Slot {
-        Slot {
+impl BatchBuffers {
+    fn new() -> BatchBuffers {
+        BatchBuffers {
             batch: Batch::new(),
             answers: Answers::new(),
         }
@@ -555,12 +555,12 @@ fn solve_sequentially<R: Read, W: Write>(
     summary: &mut SolveSummary,
 ) -> io::Result<()> {
     let limit = if options.interactive { 1 } else { BATCH_CASES };
-    let mut slot = Slot::new();
+    let mut buffers = BatchBuffers::new();
     loop {
-        let more = read_batch(&mut cases, limit, options.keep_going, &mut slot.batch);
-        answering.batch(&slot.batch, &mut slot.answers);
-        let stop = !more || answering.stops_the_run(&slot.answers);
-        write_answers(&slot.answers, output, report, summary)?;
+        let more = read_batch(&mut cases, limit, options.keep_going, &mut buffers.batch);
+        answering.batch(&buffers.batch, &mut buffers.answers);
+        let stop = !more || answering.stops_the_run(&buffers.answers);
+        write_answers(&buffers.answers, output, report, summary)?;
         if options.interactive {
             output.flush()?;
         }
@@ -589,8 +589,8 @@ fn solve_in_parallel<R: Read + Send, W: Write>(
         report,
         summary,
     };
-    ordered_windows(&pool, &mut stage, &|slot: &mut Slot| {
-        answering.batch(&slot.batch, &mut slot.answers);
+    ordered_windows(&pool, &mut stage, &|buffers: &mut BatchBuffers| {
+        answering.batch(&buffers.batch, &mut buffers.answers);
     })
 }
 
@@ -613,18 +613,18 @@ struct StreamStage<'a, R: Read, W: Write> {
     summary: &'a mut SolveSummary,
 }
 
-impl<R: Read, W: Write> Stage<Slot> for StreamStage<'_, R, W> {
-    fn take_window(&mut self, free: &mut Vec<Slot>) -> (Vec<Slot>, bool) {
+impl<R: Read, W: Write> Stage<BatchBuffers> for StreamStage<'_, R, W> {
+    fn take_window(&mut self, free: &mut Vec<BatchBuffers>) -> (Vec<BatchBuffers>, bool) {
         let mut window = Vec::with_capacity(self.window_batches);
         while window.len() < self.window_batches {
-            let mut slot = free.pop().unwrap_or_else(Slot::new);
+            let mut buffers = free.pop().unwrap_or_else(BatchBuffers::new);
             let more = read_batch(
                 &mut self.cases,
                 BATCH_CASES,
                 self.keep_going,
-                &mut slot.batch,
+                &mut buffers.batch,
             );
-            window.push(slot);
+            window.push(buffers);
             if !more {
                 return (window, false);
             }
@@ -632,9 +632,9 @@ impl<R: Read, W: Write> Stage<Slot> for StreamStage<'_, R, W> {
         (window, true)
     }
 
-    fn write(&mut self, slot: &Slot) -> io::Result<bool> {
-        let stop = self.answering.stops_the_run(&slot.answers);
-        write_answers(&slot.answers, self.output, self.report, self.summary)?;
+    fn write(&mut self, buffers: &BatchBuffers) -> io::Result<bool> {
+        let stop = self.answering.stops_the_run(&buffers.answers);
+        write_answers(&buffers.answers, self.output, self.report, self.summary)?;
         Ok(stop)
     }
 }

@@ -345,7 +345,7 @@ impl fmt::Display for Reason {
 /// concerns (if any) and the [`Reason`].
 ///
 /// A checker's verdict, in testlib's four kinds; a judge's verdict on a
-/// whole run of a program (AC, TLE, MLE …) is `stress::Verdict`, which
+/// whole run of a program (AC, TLE, MLE …) is `judging::Verdict`, which
 /// builds on this one.
 ///
 /// `Display` gives the one-line message: `ok 30 cases`,

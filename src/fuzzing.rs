@@ -9,15 +9,15 @@
 //! - under libFuzzer, as the body of the target of the same name in the
 //!   `fuzz/` crate (`cargo +nightly fuzz run parse`);
 //! - under proptest, fed random and near-valid bytes
-//!   (`tests/fuzz_properties.rs`);
+//!   (`tests/library/fuzz_properties.rs`);
 //! - on stable, replaying the committed seed corpora `fuzz/seeds/<target>/`
 //!   and every minimized crash in `fuzz/regressions/<target>/`
-//!   (`tests/fuzz_replay.rs`, through [`replay`]).
+//!   (`tests/library/fuzz_replay.rs`, through [`replay`]).
 //!
 //! [`TARGETS`] lists them by name, the one list of them; the names are
 //! those of the files in `fuzz/fuzz_targets/` and of the folders in
 //! `fuzz/seeds/` and `fuzz/regressions/`, and the table below gives one
-//! row to each, in its order (`tests/fuzz_replay.rs` checks both).
+//! row to each, in its order (`tests/library/fuzz_replay.rs` checks both).
 //!
 //! | target | input | property |
 //! | --- | --- | --- |
@@ -36,7 +36,7 @@
 //! A target is a function `fn(&[u8])` here, one line in [`TARGETS`], one
 //! file in `fuzz/fuzz_targets/` calling it, one `[[bin]]` in
 //! `fuzz/Cargo.toml`, and seeds in `fuzz/seeds/<name>/`
-//! (`fuzz/make-seeds.sh`); `tests/fuzz_replay.rs` fails until all of these
+//! (`fuzz/make-seeds.sh`); `tests/library/fuzz_replay.rs` fails until all of these
 //! agree. Structure-aware targets build their input with `arbitrary`, as
 //! [`BoardCase`] does.
 //!
@@ -44,7 +44,7 @@
 //! standalone validator and checker) runs it on the bytes and asserts that
 //! its exit status is the crate's verdict: [`validator_exit_code`] and
 //! [`checker_exit_code`] give the status a program following testlib's or
-//! Kattis's convention must return, and `stress::runner::Runner` runs a
+//! Kattis's convention must return, and `runner::Runner` runs a
 //! program within limits on its time, memory and output. Such a target
 //! starts a process per input, so it is slow: its entry in [`TARGETS`] says
 //! so ([`Target::runs_programs`]), and so does `fuzz/targets.sh`

@@ -89,7 +89,7 @@
 //! The modules are listed below, each with its summary. They stand in
 //! layers, from the board's geometry up to campaigns and packages, and
 //! none uses a module above its own: `ARCHITECTURE.md` in the repository
-//! draws the layers (the one list of them, which `tests/architecture.rs`
+//! draws the layers (the one list of them, which `tests/library/architecture.rs`
 //! reads and checks the source against) and maps each file.
 
 #![deny(missing_docs)]
@@ -104,6 +104,8 @@ pub mod exit_codes;
 pub mod fuzzing;
 pub mod generator;
 pub mod geometry;
+#[cfg(unix)]
+pub mod judging;
 pub mod length;
 pub mod moves;
 pub mod package;
@@ -112,15 +114,16 @@ pub mod pattern_database;
 mod quote;
 mod rank;
 mod read_buffer;
+#[cfg(unix)]
+pub mod runner;
 pub mod sample;
 mod secs_f64;
 pub mod solver;
 #[cfg(feature = "proptest")]
 pub mod strategies;
-#[cfg(unix)]
-pub mod stress;
 mod symmetry;
 pub mod validator;
+pub mod verdict;
 pub mod verify;
 
 pub use board::{Board, BoardError, Digit};

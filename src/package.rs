@@ -55,6 +55,7 @@ mod search;
 mod standalone;
 mod statement;
 mod test_set;
+mod zip;
 
 use crate::answers::write_answer;
 use crate::parser::format_input;
@@ -69,10 +70,23 @@ pub use coverage::CoverageReport;
 pub use file_coverage::FileCoverage;
 pub use mistake::{BEST_FIRST_MAX_LENGTH, LINE_PAIRS_ORDER, Mistake, MoveOrder, PairRule};
 pub use standalone::{
-    INPUT_VALIDATOR, Language, OUTPUT_VALIDATOR, Program, Role, SUBMISSIONS, input_validator_source,
+    INPUT_VALIDATOR, Language, OUTPUT_VALIDATOR, Role, SUBMISSIONS, SourceProgram,
+    input_validator_source,
 };
-pub use statement::{MEMORY_LIMIT_MIB, PROBLEM_NAME, TIME_MULTIPLIER, TIME_SAFETY_MARGIN};
+pub use statement::{MEMORY_LIMIT_MIB, PROBLEM_NAME};
 pub use test_set::{Group, TestFile};
+pub use zip::{ZipTooLarge, zip};
+
+/// problemtools' factor from the slowest accepted submission's CPU time on
+/// one test file to the time limit (`limits.time_multiplier`). The legacy
+/// format's default is 5 and the 2023-07 format's 2; the package states 3,
+/// because its slowest accepted submission is already the slowest
+/// reasonable one (a plain IDA*, `plain_ida.cpp`), not a fast reference.
+pub const TIME_MULTIPLIER: u32 = 3;
+
+/// problemtools' factor from the time limit to the time a submission must
+/// exceed to be judged too slow (`limits.time_safety_margin`).
+pub const TIME_SAFETY_MARGIN: u32 = 2;
 
 /// A time limit per test file, in whole seconds of CPU time (the unit of
 /// `.timelimit` and of problemtools' limits).

@@ -3,34 +3,46 @@
 //! more of the machine than one process would from a correct program
 //! judged beside it.
 //!
-//! A test binary of its own: the probe (the same spinners outside any
-//! sandbox or cgroup) takes the CPU from every process of the machine for
-//! a few seconds, on purpose, and must not run beside other tests, whose
-//! wall-clock limits it would break. Safe when it succeeds: the spinners
-//! are found by a marker and killed, even when the test fails.
+//! A test binary of its own, apart from the library's and the command
+//! line's: the probe (the same spinners outside any sandbox or cgroup)
+//! takes the CPU from every process of the machine for a few seconds, on
+//! purpose, and must not run beside other tests, whose wall-clock limits it
+//! would break. Cargo runs test binaries one after another, so nothing
+//! else of `cargo test` runs beside this one. Safe when it succeeds: the
+//! spinners are found by a marker and killed, even when the test fails.
 
-mod common;
+#![cfg(unix)]
 
-use std::process::Command;
+/// The helpers the test binaries share (`tests/support/`).
+mod support {
+    pub mod attack;
+    pub mod compile;
+    pub mod fixtures;
+    pub mod isolation;
+    pub mod processes;
+    pub mod skip;
+}
+
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::attack::{attacker, command_line};
-use common::processes::processes_with;
-use common::programs::have_sandbox;
+use support::attack::{attacker, command_line};
+use support::isolation::isolation;
+use support::processes::{KillMarked, processes_with};
+use support::skip::require;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
-/// Kills the processes whose command line holds its marker when dropped:
-/// spinners a test started, gone even when it fails.
-struct Spinners(String);
-
-impl Drop for Spinners {
-    fn drop(&mut self) {
-        for pid in processes_with(&self.0) {
-            // SAFETY: kill has no memory-safety preconditions.
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-        }
-    }
+/// `rotation-game stress --program PROGRAM --seed 1 --boards 1 --sandbox on`
+/// with `extra` flags, and no standard input.
+fn stress(program: &str, extra: &[&str]) -> Command {
+    let mut command = Command::new(BINARY);
+    command
+        .args(["stress", "--program", program])
+        .args(["--seed", "1", "--boards", "1", "--sandbox", "on"])
+        .args(extra)
+        .stdin(Stdio::null());
+    command
 }
 
 /// Waits (10 s at most) for `count` processes marked `marker` to run.
@@ -49,76 +61,72 @@ fn wait_for_processes(marker: &str, count: usize) {
 /// with a wall-clock limit of 2.5 s: its verdict.
 fn correct_program_verdict() -> String {
     let program = command_line(&["burn", "300", BINARY, "solve"]);
-    let (outcome, verdict) = {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("report.json");
-        let output = common::seeded_stress(&program, 1)
-            .args([
-                "--sandbox",
-                "on",
-                "--time-limit",
-                "2",
-                "--wall-limit",
-                "2.5",
-            ])
-            .args(["--json", json.to_str().unwrap()])
-            .output()
-            .unwrap();
-        let report: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-        let verdict = if output.status.code() == Some(0) {
-            "AC".to_owned()
-        } else {
-            report["failure"]["run"]["verdict"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        };
-        (output, verdict)
-    };
-    drop(outcome);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let output = stress(
+        &program,
+        &[
+            "--time-limit",
+            "2",
+            "--wall-limit",
+            "2.5",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    if output.status.code() == Some(0) {
+        return "AC".to_owned();
+    }
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    report["failure"]["run"]["verdict"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The correct program's verdict while `spinning`, just started, runs
+/// `count` processes marked `marker`; all of them ended after.
+fn verdict_beside(mut spinning: Child, marker: &str, count: usize) -> String {
+    let spinners = KillMarked(marker.to_owned());
+    wait_for_processes(marker, count);
+    let verdict = correct_program_verdict();
+    let _ = spinning.kill();
+    let _ = spinning.wait();
+    drop(spinners);
     verdict
 }
 
 #[test]
 fn a_program_spinning_in_a_hundred_sessions_takes_one_share_of_the_cpu() {
-    let test = "a_program_spinning_in_a_hundred_sessions_takes_one_share_of_the_cpu";
-    if !have_sandbox(test) {
-        return;
-    }
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
     // A second runner judges a program whose hundred children each try to
     // start a session of their own and spin; meanwhile a correct program
     // keeps its verdict.
     let marker = format!("spin-{}-1", std::process::id());
     let attacker_program = command_line(&["sessions", "100", &marker]);
-    let mut second_runner =
-        common::spawn_captured(common::seeded_stress(&attacker_program, 1).args([
-            "--sandbox",
-            "on",
-            "--time-limit",
-            "60",
-            "--wall-limit",
-            "60",
-        ]));
-    let spinners = Spinners(marker.clone());
-    wait_for_processes(&marker, 101);
-    let verdict = correct_program_verdict();
-    let _ = second_runner.kill();
-    let _ = second_runner.wait();
-    drop(spinners);
+    let second_runner = stress(
+        &attacker_program,
+        &["--time-limit", "60", "--wall-limit", "60"],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    let verdict = verdict_beside(second_runner, &marker, 101);
     assert_eq!(verdict, "AC", "the correct program lost its verdict");
     // The probe: spinners outside any sandbox or cgroup, each in a session
     // of its own, take the CPU from the correct program (40 of them are
     // enough, and starve the machine, the test's own runner included, for
     // less time than a hundred).
     let marker = format!("spin-{}-2", std::process::id());
-    let mut outside =
-        common::spawn_captured(Command::new(attacker()).args(["sessions", "40", &marker]));
-    let spinners = Spinners(marker.clone());
-    wait_for_processes(&marker, 41);
-    let starved = correct_program_verdict();
-    let _ = outside.kill();
-    let _ = outside.wait();
-    drop(spinners);
+    let outside = Command::new(attacker())
+        .args(["sessions", "40", &marker])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let starved = verdict_beside(outside, &marker, 41);
     assert_eq!(starved, "TLE", "the probe takes the CPU from it");
 }

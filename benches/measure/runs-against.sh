@@ -16,14 +16,10 @@ before=$(realpath "$1")
 after=$(realpath "$2")
 runs=${3:-200}
 rounds=${4:-3}
-work=target/measure/runs-$runs
-mkdir -p "$work/boards"
-rm -f "$work"/boards/*.in
-"$after" gen --seed 1 --mix --boards "$runs" |
-    awk -v dir="$work/boards" '{ file = sprintf("%s/%06d.in", dir, NR); print > file; print "0" > file; close(file) }'
+boards=$(benches/measure/boards.sh "$after" "$runs")
 
 program="$after solve"
-each="for board in $work/boards/*.in; do"
+each="for board in $boards/*.in; do"
 campaign="--program '$program' --seed 1 --boards $runs --mix --cases-per-run 1"
 
 echo "runs: $runs, one board each; rounds: $rounds; $(nproc) cores; $(bwrap --version)"

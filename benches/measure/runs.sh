@@ -20,16 +20,12 @@ cd "$(dirname "$0")/../.."
 binary=$(realpath "$1")
 runs=${2:-200}
 rounds=${3:-3}
-work=target/measure/runs-$runs
-mkdir -p "$work/boards"
-rm -f "$work"/boards/*.in
-"$binary" gen --seed 1 --mix --boards "$runs" |
-    awk -v dir="$work/boards" '{ file = sprintf("%s/%06d.in", dir, NR); print > file; print "0" > file; close(file) }'
+boards=$(benches/measure/boards.sh "$binary" "$runs")
 
 program="$binary solve"
 bwrap_bare="bwrap --unshare-all --ro-bind / / --dev /dev --proc /proc"
-each="for board in $work/boards/*.in; do"
-parallel="ls $work/boards/*.in | xargs -P 2 -I{} sh -c"
+each="for board in $boards/*.in; do"
+parallel="ls $boards/*.in | xargs -P 2 -I{} sh -c"
 stress="$binary stress --program '$program' --seed 1 --boards $runs --mix --cases-per-run 1"
 
 echo "runs: $runs, one board each; rounds: $rounds; $(nproc) cores; $("$binary" --version); $(bwrap --version)"

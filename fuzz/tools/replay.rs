@@ -1,6 +1,6 @@
 //! Runs a fuzz target's check on stored inputs, on any toolchain, and says
 //! which fail and why: the check of `rotation_game::fuzzing` behind the
-//! target, as `tests/fuzz_replay.rs` and libFuzzer run it.
+//! target, as `tests/library/fuzz_replay.rs` and libFuzzer run it.
 //!
 //! ```text
 //! cargo run --features fuzzing --example fuzz_replay -- TARGET FILE_OR_FOLDER...

@@ -72,7 +72,7 @@ fn check_position(data: &[u8], error: &ParseError) {
 /// Whether this build is broken on purpose: built with the environment
 /// variable `ROTATION_GAME_PLANTED_BUG` set, the `parse` check expects
 /// columns counted from 0, so that every input with an error fails it.
-/// `tests/fuzz_promote.rs` builds the crate so to show a crash becoming a
+/// `tests/cli/fuzz_promote.rs` builds the crate so to show a crash becoming a
 /// regression test; cargo rebuilds the crate when the variable changes.
 const PLANTED_BUG: bool = option_env!("ROTATION_GAME_PLANTED_BUG").is_some();
 

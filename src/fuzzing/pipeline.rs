@@ -2,10 +2,7 @@
 //! on one thread and on several (from memory, or from a file that the
 //! threads read themselves), and through the validator and the checker.
 
-use std::fs::File;
-use std::io::Write;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::{Seek, SeekFrom, Write};
 
 use super::verdicts::{checker_exit_code, checker_verdict, validator_exit_code};
 use crate::answers::{
@@ -153,9 +150,15 @@ fn run(
             &mut report,
         ),
         Source::File => {
-            let scratch = ScratchFile::holding(data);
-            let file = File::open(&scratch.0)
-                .unwrap_or_else(|error| panic!("cannot open {}: {error}", scratch.0.display()));
+            // A file of this process's own, made without a race and
+            // removed when dropped.
+            let mut scratch = tempfile::tempfile()
+                .unwrap_or_else(|error| panic!("cannot make a scratch file: {error}"));
+            scratch
+                .write_all(data)
+                .and_then(|()| scratch.seek(SeekFrom::Start(0)).map(drop))
+                .unwrap_or_else(|error| panic!("cannot write the scratch file: {error}"));
+            let file = scratch;
             solve_file(
                 file,
                 &mut output,
@@ -171,34 +174,6 @@ fn run(
         output,
         reported,
         summary,
-    }
-}
-
-/// A file of this process's own in the temporary folder, removed when
-/// dropped.
-struct ScratchFile(PathBuf);
-
-impl ScratchFile {
-    /// A new file holding `data`.
-    fn holding(data: &[u8]) -> ScratchFile {
-        static MADE: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "rotation-game-fuzz-pipeline-{}-{}.in",
-            std::process::id(),
-            MADE.fetch_add(1, Ordering::Relaxed)
-        ));
-        let written = File::create(&path).and_then(|mut file| file.write_all(data));
-        let file = ScratchFile(path);
-        if let Err(error) = written {
-            panic!("cannot write {}: {error}", file.0.display());
-        }
-        file
-    }
-}
-
-impl Drop for ScratchFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 

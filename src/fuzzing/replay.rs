@@ -1,6 +1,6 @@
 //! Replaying stored inputs through a target's check on any toolchain: the
 //! seed corpora and the minimized crashes (`fuzz/regressions/<target>/`),
-//! which `tests/fuzz_replay.rs` replays in `cargo test`.
+//! which `tests/library/fuzz_replay.rs` replays in `cargo test`.
 
 use std::any::Any;
 use std::fmt;

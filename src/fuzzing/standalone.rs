@@ -10,11 +10,16 @@
 //! ([`INPUT_VALIDATOR`], [`OUTPUT_VALIDATOR`]): first looked for as
 //! `standalone/<name>` beside the running executable (where ClusterFuzzLite's
 //! `build.sh` puts them, for runners without a compiler); else in a cache
-//! folder of the system's temporary folder named after a hash of the source
-//! and the build command, `rotation-game-standalone-<hash>/`, built there with
-//! problemtools' command ([`Language::build_command`]) on first use, so that
-//! later processes and fuzzing jobs reuse it. A changed source gets a new
-//! folder.
+//! folder named after a hash of the source and the build command, `<hash>/`,
+//! built there with problemtools' command ([`Language::build_command`]) on
+//! first use, so that later processes and fuzzing jobs reuse it. A changed
+//! source gets a new folder.
+//!
+//! The cache is the user's own, `rotation-game-standalone-<uid>/` in the
+//! system's temporary folder, made readable and writable by its owner only,
+//! and refused unless it is a real folder of this user that no one else may
+//! write to: the programs built there are run, so another local user must
+//! not be able to make the folder first and plant one.
 //!
 //! # Slow
 //!
@@ -33,8 +38,8 @@ use super::check::{CHECK_INPUT, check_expected_output};
 use super::verdicts::{checker_exit_code, validator_exit_code};
 use crate::checker::{CheckOptions, Checker, VerdictKind};
 use crate::exit_codes::ExitCodes;
-use crate::package::{DEFAULT_MAX_CASES, INPUT_VALIDATOR, OUTPUT_VALIDATOR, Program};
-use crate::stress::{self, Limits, Run, Runner, RunnerOptions, SandboxMode, Termination};
+use crate::package::{DEFAULT_MAX_CASES, INPUT_VALIDATOR, OUTPUT_VALIDATOR, SourceProgram};
+use crate::runner::{self, Limits, Run, Runner, RunnerOptions, SandboxMode, Termination};
 use crate::validator::{ValidateOptions, validate};
 
 /// FNV-1a, 64 bits: a hash that is the same on every machine and build,
@@ -53,8 +58,20 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
     hash
 }
 
+/// The user's own cache folder (see the [module docs](self)).
+///
+/// # Panics
+///
+/// When it cannot be made, or is not a folder of this user's that only it
+/// may read and write (a link, or a folder another user made first).
+fn private_cache() -> PathBuf {
+    runner::private_folder("rotation-game-standalone").unwrap_or_else(|error| {
+        panic!("{error}: remove it, or build the programs beside the executable")
+    })
+}
+
 /// The program's name without its extension: `validate`, `check`.
-fn stem(program: &Program) -> &'static str {
+fn stem(program: &SourceProgram) -> &'static str {
     program
         .file_name
         .rsplit_once('.')
@@ -68,7 +85,7 @@ fn stem(program: &Program) -> &'static str {
 ///
 /// When it is not found and cannot be built (no compiler, say), with the
 /// compiler's messages.
-fn executable(program: &Program) -> PathBuf {
+fn executable(program: &SourceProgram) -> PathBuf {
     let beside = std::env::current_exe().ok().and_then(|exe| {
         exe.parent()
             .map(|dir| dir.join("standalone").join(stem(program)))
@@ -82,7 +99,7 @@ fn executable(program: &Program) -> PathBuf {
     let command: Vec<&[u8]> = probe.iter().map(|word| word.as_encoded_bytes()).collect();
     let mut parts = vec![program.source.as_bytes()];
     parts.extend(command);
-    let dir = std::env::temp_dir().join(format!("rotation-game-standalone-{:016x}", fnv1a(&parts)));
+    let dir = private_cache().join(format!("{:016x}", fnv1a(&parts)));
     let binary = dir.join(stem(program));
     if binary.is_file() {
         return binary;
@@ -127,7 +144,7 @@ fn executable(program: &Program) -> PathBuf {
 /// are ours), with limits far above what they need: reaching one is a
 /// failure of the target.
 fn runner(path: PathBuf, args: Vec<String>) -> Runner {
-    let program = stress::Program::Direct { path, args };
+    let program = runner::Program::Direct { path, args };
     let options = RunnerOptions {
         limits: Limits {
             cpu_time: Duration::from_secs(10),
@@ -238,7 +255,7 @@ fn checker() -> &'static CheckerRunners {
     static RUNNERS: OnceLock<CheckerRunners> = OnceLock::new();
     RUNNERS.get_or_init(|| {
         let binary = executable(&OUTPUT_VALIDATOR);
-        let dir = std::env::temp_dir().join("rotation-game-standalone-inputs");
+        let dir = private_cache().join("inputs");
         fs::create_dir_all(&dir)
             .unwrap_or_else(|error| panic!("cannot make {}: {error}", dir.display()));
         let input = dir.join("check.in");

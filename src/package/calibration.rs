@@ -34,8 +34,9 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::package::file_coverage::FileCoverage;
-use crate::package::standalone::{Program, Role};
+use crate::package::standalone::{Role, SourceProgram};
 use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
+use crate::verdict::{FileVerdict, Verdict};
 
 /// The CPU time the accepted submissions may take per file while the limit
 /// is not known yet: problemtools' five minutes.
@@ -53,16 +54,17 @@ pub struct FileRun {
     /// The test file's name, as the report's rows give it
     /// (`03-tie-break-move-order`).
     pub file: String,
-    /// The judges' code of the verdict: `AC`, `WA`, `PE`, `TLE`, `MLE`,
-    /// `RTE`, `OLE`, or `FAIL` for a test file the checker finds wrong.
-    pub verdict: String,
+    /// The verdict (it serializes as its code: `AC`, `WA`, `PE`, `TLE`,
+    /// `MLE`, `RTE`, `OLE`, or `FAIL` for a test file the checker finds
+    /// wrong).
+    pub verdict: FileVerdict,
     /// The run's CPU time, in seconds.
     pub cpu_seconds: f64,
 }
 
 impl FileRun {
     fn accepted(&self) -> bool {
-        self.verdict == "AC"
+        self.verdict.is_accepted()
     }
 }
 
@@ -70,7 +72,7 @@ impl FileRun {
 #[derive(Clone, Debug)]
 pub struct SubmissionRuns {
     /// The submission.
-    pub program: Program,
+    pub program: SourceProgram,
     /// Its runs: on every file, or up to the first it fails.
     pub runs: Vec<FileRun>,
     /// The CPU time limit it ran with, in seconds.
@@ -119,7 +121,7 @@ pub struct SubmissionResult {
     /// The submission's path in the package.
     pub program: String,
     /// The verdict its folder names: `AC`, `WA` or `TLE`.
-    pub expected: &'static str,
+    pub expected: Verdict,
     /// The CPU time limit it ran with, in seconds.
     pub limit_seconds: f64,
     /// How many files it ran on.
@@ -155,7 +157,7 @@ pub enum CalibrationProblem {
         /// The submission.
         program: String,
         /// The verdict it should have got.
-        expected: &'static str,
+        expected: Verdict,
     },
     /// A wrong or slow submission first failed with another verdict than
     /// its folder's.
@@ -163,7 +165,7 @@ pub enum CalibrationProblem {
         /// The submission.
         program: String,
         /// The verdict it should have got.
-        expected: &'static str,
+        expected: Verdict,
         /// Its first failure.
         run: FileRun,
     },
@@ -184,10 +186,15 @@ impl fmt::Display for CalibrationProblem {
             CalibrationProblem::NotAccepted { program, run } => write!(
                 f,
                 "{program} is in accepted/ but got {} on {}",
-                run.verdict, run.file
+                run.verdict.code(),
+                run.file
             ),
             CalibrationProblem::NeverFails { program, expected } => {
-                write!(f, "{program} should get {expected} but passed every file")
+                write!(
+                    f,
+                    "{program} should get {} but passed every file",
+                    expected.code()
+                )
             }
             CalibrationProblem::WrongVerdict {
                 program,
@@ -195,8 +202,10 @@ impl fmt::Display for CalibrationProblem {
                 run,
             } => write!(
                 f,
-                "{program} should get {expected} but first got {} on {}",
-                run.verdict, run.file
+                "{program} should get {} but first got {} on {}",
+                expected.code(),
+                run.verdict.code(),
+                run.file
             ),
             CalibrationProblem::ModelDisagrees {
                 program,
@@ -240,14 +249,16 @@ pub struct Calibration {
 /// `expected`. A wrong output format (PE) counts as a wrong answer: the
 /// package's output validator exits 43 for both, which problemtools, Kattis
 /// and DOMjudge all call WA.
-fn gets(expected: &str, verdict: &str) -> bool {
-    verdict == expected || (expected == "WA" && verdict == "PE")
+fn gets(expected: Verdict, verdict: FileVerdict) -> bool {
+    verdict == FileVerdict::Judged(expected)
+        || (expected == Verdict::WrongAnswer
+            && verdict == FileVerdict::Judged(Verdict::WrongFormat))
 }
 
 /// The file the model of `program` predicts it fails first, among the
 /// report's `files`.
 pub(crate) fn predicted_first_failure<'a>(
-    program: &Program,
+    program: &SourceProgram,
     files: &'a [FileCoverage],
 ) -> Option<&'a FileCoverage> {
     match (program.role, program.mistake) {
@@ -298,17 +309,17 @@ impl Calibration {
             let predicted =
                 predicted_first_failure(&submission.program, files).map(|file| file.name.clone());
             match (expected, failures.first()) {
-                ("AC", Some(run)) => problems.push(CalibrationProblem::NotAccepted {
+                (Verdict::Accepted, Some(run)) => problems.push(CalibrationProblem::NotAccepted {
                     program: program.clone(),
                     run: run.clone(),
                 }),
-                ("AC", None) => {}
+                (Verdict::Accepted, None) => {}
                 (_, None) => problems.push(CalibrationProblem::NeverFails {
                     program: program.clone(),
                     expected,
                 }),
                 (_, Some(run)) => {
-                    if !gets(expected, &run.verdict) {
+                    if !gets(expected, run.verdict) {
                         problems.push(CalibrationProblem::WrongVerdict {
                             program: program.clone(),
                             expected,
@@ -374,7 +385,7 @@ mod tests {
     use super::*;
     use crate::package::{Mistake, SUBMISSIONS};
 
-    fn program(file_name: &str) -> Program {
+    fn program(file_name: &str) -> SourceProgram {
         *SUBMISSIONS
             .iter()
             .find(|program| program.file_name == file_name)
@@ -384,7 +395,12 @@ mod tests {
     fn run(file: &str, verdict: &str, cpu_seconds: f64) -> FileRun {
         FileRun {
             file: file.to_owned(),
-            verdict: verdict.to_owned(),
+            verdict: if verdict == "FAIL" {
+                FileVerdict::Fail
+            } else {
+                let judged = Verdict::ALL.into_iter().find(|v| v.code() == verdict);
+                FileVerdict::Judged(judged.expect("a verdict's code"))
+            },
             cpu_seconds,
         }
     }
@@ -483,7 +499,7 @@ mod tests {
         assert_eq!(wrong.failures.len(), 2);
         assert_eq!(wrong.predicted_first_failure.as_deref(), Some("02-ties"));
         let slow = &calibration.submissions[3];
-        assert_eq!(slow.first_failure().unwrap().verdict, "TLE");
+        assert_eq!(slow.first_failure().unwrap().verdict.code(), "TLE");
         assert_eq!(slow.predicted_first_failure.as_deref(), Some("03-long"));
         assert_eq!(
             calibration.submissions[0].slowest,

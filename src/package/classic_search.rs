@@ -8,7 +8,7 @@
 //! changes how many boards it generates; the classic program does not, and
 //! the package's numbers are about the program. A test builds the program
 //! with `-DREPORT_NODES`, which makes it print its count per case, and
-//! requires the model's counts (`tests/package.rs`).
+//! requires the model's counts (`tests/library/package.rs`).
 //!
 //! # The search
 //!

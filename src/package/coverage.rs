@@ -24,10 +24,11 @@ use crate::package::calibration::{
 use crate::package::file_coverage::FileCoverage;
 use crate::package::mistake::{self, BEST_FIRST_MAX_LENGTH, Mistake};
 use crate::package::search::answer;
-use crate::package::standalone::{Program, Role, SUBMISSIONS};
+use crate::package::standalone::{Role, SUBMISSIONS, SourceProgram};
 use crate::package::test_set::{Group, TestFile};
 use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
 use crate::pattern_database::optimal_length;
+use crate::verdict::{FileVerdict, Verdict};
 
 /// The coverage of a whole test set.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -76,7 +77,7 @@ struct BoardFacts {
 
 /// The mistakes of the planted wrong solutions, in the order of
 /// [`SUBMISSIONS`].
-pub(crate) fn planted_mistakes() -> Vec<(&'static Program, Mistake)> {
+pub(crate) fn planted_mistakes() -> Vec<(&'static SourceProgram, Mistake)> {
     SUBMISSIONS
         .iter()
         .filter_map(|program| program.mistake.map(|mistake| (program, mistake)))
@@ -208,6 +209,23 @@ impl CoverageReport {
             self.max_cases,
             self.time_limit.seconds(),
         )?;
+        self.write_files(out)?;
+        self.write_coverage(out)?;
+        self.write_mistakes(out)?;
+        self.write_slow(out)?;
+        self.write_time_limit(out)?;
+        match &self.calibration {
+            Some(calibration) => write_real_runs(out, calibration),
+            None => writeln!(
+                out,
+                "\nThe submissions were not run for this report: the tables above come from \
+                 the models of their mistakes. Calibrating the package runs them."
+            ),
+        }
+    }
+
+    /// The table of files.
+    fn write_files(&self, out: &mut String) -> std::fmt::Result {
         writeln!(out, "## Files\n")?;
         writeln!(
             out,
@@ -242,7 +260,11 @@ impl CoverageReport {
                 file.purpose,
             )?;
         }
+        Ok(())
+    }
 
+    /// What the files hold of what they should.
+    fn write_coverage(&self, out: &mut String) -> std::fmt::Result {
         writeln!(out, "\n## Coverage\n")?;
         let missing = |items: Vec<String>| {
             if items.is_empty() {
@@ -287,8 +309,11 @@ impl CoverageReport {
             "- Pairs of consecutive moves in the answers: {} of the 48 an answer can hold \
              (the other 16 undo each other, or are commuting moves in decreasing order).",
             self.move_pairs
-        )?;
+        )
+    }
 
+    /// Which files catch each mistake.
+    fn write_mistakes(&self, out: &mut String) -> std::fmt::Result {
         writeln!(out, "\n## Mistakes the files catch\n")?;
         writeln!(
             out,
@@ -348,7 +373,11 @@ impl CoverageReport {
             } else {
                 every_pair.join(", ")
             }
-        )?;
+        )
+    }
+
+    /// Where the slow solutions first need far more time.
+    fn write_slow(&self, out: &mut String) -> std::fmt::Result {
         let slow = SUBMISSIONS
             .iter()
             .filter(|program| program.role == Role::TimeLimitExceeded)
@@ -366,19 +395,10 @@ impl CoverageReport {
                  time on long boards: the first file holding a board of more than \
                  {SLOW_QUICK_MAX_LENGTH} moves is {}.",
                 first_long.name
-            )?,
+            ),
             None => writeln!(
                 out,
                 "\nNo file holds a board of more than {SLOW_QUICK_MAX_LENGTH} moves."
-            )?,
-        }
-        self.write_time_limit(out)?;
-        match &self.calibration {
-            Some(calibration) => write_real_runs(out, calibration),
-            None => writeln!(
-                out,
-                "\nThe submissions were not run for this report: the tables above come from \
-                 the models of their mistakes. Calibrating the package runs them."
             ),
         }
     }
@@ -450,7 +470,7 @@ fn write_real_runs(out: &mut String, calibration: &Calibration) -> std::fmt::Res
     let slowest = calibration.slowest.cpu_seconds.max(1e-3);
     for submission in &calibration.submissions {
         let (result, first) = match (submission.first_failure(), &submission.slowest) {
-            (Some(run), _) if run.verdict == "TLE" => (
+            (Some(run), _) if run.verdict == FileVerdict::Judged(Verdict::TimeLimit) => (
                 format!(
                     "TLE: stopped after {:.2} s of CPU, {:.1} times the slowest accepted run",
                     run.cpu_seconds,
@@ -459,13 +479,13 @@ fn write_real_runs(out: &mut String, calibration: &Calibration) -> std::fmt::Res
                 run.file.clone(),
             ),
             (Some(run), _) if submission.files_run == 1 => (
-                format!("{} on the first file", run.verdict),
+                format!("{} on the first file", run.verdict.code()),
                 run.file.clone(),
             ),
             (Some(run), _) => (
                 format!(
                     "{}, having passed the {} files before",
-                    run.verdict,
+                    run.verdict.code(),
                     submission.files_run - 1
                 ),
                 run.file.clone(),

@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 
 use crate::package::mistake::{LINE_PAIRS_ORDER, Mistake, PairRule};
 use crate::package::planted;
+use crate::verdict::Verdict;
 
 /// The language of a program, as problemtools recognises it by the file's
 /// extension.
@@ -106,19 +107,19 @@ impl Role {
 
     /// The judges' short code of the verdict a submission must get; `None`
     /// for the validators.
-    pub const fn expected_verdict(self) -> Option<&'static str> {
+    pub const fn expected_verdict(self) -> Option<Verdict> {
         match self {
             Role::InputValidator | Role::OutputValidator => None,
-            Role::Accepted => Some("AC"),
-            Role::WrongAnswer => Some("WA"),
-            Role::TimeLimitExceeded => Some("TLE"),
+            Role::Accepted => Some(Verdict::Accepted),
+            Role::WrongAnswer => Some(Verdict::WrongAnswer),
+            Role::TimeLimitExceeded => Some(Verdict::TimeLimit),
         }
     }
 }
 
 /// One program of the package.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct Program {
+pub struct SourceProgram {
     /// The file's name, extension included.
     pub file_name: &'static str,
     /// What it is to the judge system.
@@ -133,7 +134,7 @@ pub struct Program {
     pub source: &'static str,
 }
 
-impl Program {
+impl SourceProgram {
     /// The program's path in a package.
     pub fn path(&self) -> String {
         format!("{}/{}", self.role.folder(), self.file_name)
@@ -142,7 +143,7 @@ impl Program {
 
 macro_rules! program {
     ($role:ident, $language:ident, $mistake:expr, $folder:literal, $file:literal) => {
-        Program {
+        SourceProgram {
             file_name: $file,
             role: Role::$role,
             language: Language::$language,
@@ -169,7 +170,7 @@ pub fn input_validator_source(max_cases: usize) -> String {
 
 /// The input validator (C++), strict in the testlib sense; its limit on
 /// the cases is set by [`input_validator_source`].
-pub const INPUT_VALIDATOR: Program = program!(
+pub const INPUT_VALIDATOR: SourceProgram = program!(
     InputValidator,
     Cpp,
     None,
@@ -178,7 +179,7 @@ pub const INPUT_VALIDATOR: Program = program!(
 );
 
 /// The output validator (C++), which works the right answers out itself.
-pub const OUTPUT_VALIDATOR: Program =
+pub const OUTPUT_VALIDATOR: SourceProgram =
     program!(OutputValidator, Cpp, None, "output_validators", "check.cpp");
 
 /// The file name of the plain IDA*, the slowest accepted submission, which
@@ -191,7 +192,7 @@ pub const PLAIN_IDA: &str = "plain_ida.cpp";
 /// `NAME.cpp`.
 macro_rules! planted {
     ($role:ident, $mistake:expr, $folder:literal, $name:literal) => {
-        Program {
+        SourceProgram {
             file_name: concat!($name, ".cpp"),
             role: Role::$role,
             language: Language::Cpp,
@@ -211,7 +212,7 @@ const CLASSIC_IDA: &str = include_str!("standalone/accepted/classic_ida.cpp");
 
 /// Every submission, accepted ones first. The planted ones are made once,
 /// on first use, from `accepted/classic_ida.cpp` and their patches.
-pub static SUBMISSIONS: LazyLock<[Program; 14]> = LazyLock::new(|| {
+pub static SUBMISSIONS: LazyLock<[SourceProgram; 14]> = LazyLock::new(|| {
     [
         program!(Accepted, Rust, None, "accepted", "pattern_database.rs"),
         program!(Accepted, Cpp, None, "accepted", "classic_ida.cpp"),
@@ -292,7 +293,7 @@ mod tests {
     #[test]
     fn every_patch_applies_and_names_its_own_mistake_in_place_of_the_classic_comment() {
         let classic_first_line = CLASSIC_IDA.lines().next().unwrap();
-        let planted: Vec<&Program> = SUBMISSIONS
+        let planted: Vec<&SourceProgram> = SUBMISSIONS
             .iter()
             .filter(|program| program.role != Role::Accepted)
             .collect();

@@ -1,9 +1,9 @@
 //! The package's texts: `problem.yaml` and the statement,
 //! `problem_statement/problem.en.tex`, in our own words.
 
-use crate::package::TimeLimit;
 use crate::package::coverage::CoverageReport;
 use crate::package::search::{Draws, Purpose};
+use crate::package::{TIME_MULTIPLIER, TIME_SAFETY_MARGIN, TimeLimit};
 
 /// The problem's name, in `problem.yaml` and in the statement (DOMjudge
 /// reads the first, problemtools the second).
@@ -11,17 +11,6 @@ pub const PROBLEM_NAME: &str = "The Rotation Game";
 
 /// Where the problem comes from.
 const SOURCE: &str = "ICPC Asia Regional Contest, Shanghai 2004";
-
-/// problemtools' factor from the slowest accepted submission's CPU time on
-/// one test file to the time limit (`limits.time_multiplier`). The legacy
-/// format's default is 5 and the 2023-07 format's 2; the package states 3,
-/// because its slowest accepted submission is already the slowest
-/// reasonable one (a plain IDA*, `plain_ida.cpp`), not a fast reference.
-pub const TIME_MULTIPLIER: u32 = 3;
-
-/// problemtools' factor from the time limit to the time a submission must
-/// exceed to be judged too slow (`limits.time_safety_margin`).
-pub const TIME_SAFETY_MARGIN: u32 = 2;
 
 /// The memory limit, in MiB (`limits.memory`).
 pub const MEMORY_LIMIT_MIB: u32 = 1024;

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use crate::history::Row;
 
-/// The gate's tolerance over the baseline, as `tests/perf_gate.rs` has it.
+/// The gate's tolerance over the baseline, as `tests/library/perf_gate.rs` has it.
 const GATE: f64 = 1.03;
 
 /// What one chart shows: the commits in order, and per commit its count

@@ -3,7 +3,7 @@
 //! from a committed baseline (`benches/instructions.baseline`).
 //!
 //! The one reader of both formats: `perf-history` uses it, and so does the
-//! gate, `tests/perf_gate.rs`, which includes this file as a module of its
+//! gate, `tests/library/perf_gate.rs`, which includes this file as a module of its
 //! own (a test cannot depend on a binary).
 
 use std::collections::BTreeMap;

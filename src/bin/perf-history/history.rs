@@ -261,11 +261,10 @@ mod tests {
                 baseline: Some(5),
             },
         ];
-        let path =
-            std::env::temp_dir().join(format!("perf-history-test-{}.csv", std::process::id()));
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.csv");
         write_csv(&path, &rows).unwrap();
         assert_eq!(read_csv(&path).unwrap(), rows);
-        fs::remove_file(path).unwrap();
     }
 
     #[test]

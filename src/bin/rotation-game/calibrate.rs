@@ -8,13 +8,13 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use rotation_game::judging::{DataFile, FolderOptions, judge_folder};
 use rotation_game::package::{
-    ACCEPTED_CAP_SECONDS, Calibration, FileRun, Layout, MEMORY_LIMIT_MIB, Package, Program, Role,
-    SUBMISSIONS, SlowestRun, SubmissionRuns,
+    ACCEPTED_CAP_SECONDS, Calibration, FileRun, Layout, MEMORY_LIMIT_MIB, Package, Role,
+    SUBMISSIONS, SlowestRun, SourceProgram, SubmissionRuns,
 };
-use rotation_game::stress::{
-    self, DataFile, FolderOptions, Limits, MIB, Program as RunnerProgram, Runner, RunnerOptions,
-    SandboxError, SandboxMode, WALL_PER_CPU, judge_folder,
+use rotation_game::runner::{
+    self, Limits, MIB, Program, Runner, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
 };
 
 use crate::exit;
@@ -22,31 +22,9 @@ use crate::progress;
 use crate::runner_args::default_jobs;
 use crate::timing::time;
 
-/// A scratch folder for the builds, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn create() -> std::io::Result<Scratch> {
-        let dir =
-            std::env::temp_dir().join(format!("rotation-game-calibrate-{}", std::process::id()));
-        if dir.exists() {
-            fs::remove_dir_all(&dir)?;
-        }
-        fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Best effort: a folder left in the temporary folder is harmless.
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Builds `program` into `dir` with problemtools' command for its language;
 /// returns the executable, or the compiler's complaint.
-fn build(program: &Program, dir: &Path) -> Result<PathBuf, String> {
+fn build(program: &SourceProgram, dir: &Path) -> Result<PathBuf, String> {
     let source = dir.join(program.file_name);
     let stem = program
         .file_name
@@ -93,8 +71,8 @@ fn runner(
     hidden: &[PathBuf],
     sandboxed: bool,
     jobs: usize,
-) -> Result<Runner, stress::RunnerError> {
-    let program = RunnerProgram::Direct {
+) -> Result<Runner, runner::RunnerError> {
+    let program = Program::Direct {
         path: binary.to_owned(),
         args: Vec::new(),
     };
@@ -139,7 +117,7 @@ impl Judging<'_> {
     /// `jobs` files at once.
     fn submission(
         &self,
-        program: &Program,
+        program: &SourceProgram,
         binary: &Path,
         cpu_seconds: u32,
         fail_fast: bool,
@@ -156,7 +134,7 @@ impl Judging<'_> {
         let options = FolderOptions {
             jobs,
             strict_whitespace: false,
-            fail_fast,
+            max_fail: fail_fast.then_some(1),
         };
         let bar = progress::bar(self.files.len() as u64, program.file_name);
         let judged = judge_folder(&runner, self.files, &options, &|_| bar.inc(1));
@@ -169,8 +147,8 @@ impl Judging<'_> {
                 .iter()
                 .map(|record| FileRun {
                     file: record.file.clone(),
-                    verdict: record.verdict.code().to_owned(),
-                    cpu_seconds: record.cpu_time.as_secs_f64(),
+                    verdict: record.verdict,
+                    cpu_seconds: record.measures.cpu_time.as_secs_f64(),
                 })
                 .collect(),
             limit_seconds: f64::from(cpu_seconds),
@@ -180,11 +158,11 @@ impl Judging<'_> {
 
 /// One line on what a submission's runs showed.
 fn say(runs: &SubmissionRuns) {
-    let failure = runs.runs.iter().find(|run| run.verdict != "AC");
+    let failure = runs.runs.iter().find(|run| !run.verdict.is_accepted());
     let summary = match failure {
         Some(run) => format!(
             "{} on {} after {} of CPU (limit {} s)",
-            run.verdict,
+            run.verdict.code(),
             run.file,
             time(Duration::from_secs_f64(run.cpu_seconds)),
             runs.limit_seconds
@@ -208,6 +186,70 @@ fn say(runs: &SubmissionRuns) {
     eprintln!("rotation-game: {}: {summary}", runs.program.path());
 }
 
+/// Builds the submissions the package holds (with `--all-hardest` it
+/// leaves the plain IDA* out) into `dir`, `jobs` at once; the message and
+/// exit status of the first that fails.
+fn build_all(
+    package: &Package,
+    dir: &Path,
+    jobs: usize,
+) -> Result<Vec<(&'static SourceProgram, PathBuf)>, (String, u8)> {
+    let started = Instant::now();
+    let submissions: Vec<&'static SourceProgram> = SUBMISSIONS
+        .iter()
+        .filter(|program| package.files.iter().any(|file| file.path == program.path()))
+        .collect();
+    let bar = progress::bar(submissions.len() as u64, "submissions built");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|error| (error.to_string(), exit::OS_ERROR))?;
+    let built: Vec<Result<PathBuf, String>> = pool.install(|| {
+        submissions
+            .par_iter()
+            .map(|program| {
+                let binary = build(program, dir);
+                bar.inc(1);
+                binary
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut binaries = Vec::new();
+    for (program, binary) in submissions.into_iter().zip(built) {
+        let binary =
+            binary.map_err(|message| (format!("{}: {message}", program.path()), exit::OS_ERROR))?;
+        binaries.push((program, binary));
+    }
+    eprintln!(
+        "rotation-game: calibrating: built {} submissions in {:.1} s",
+        binaries.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(binaries)
+}
+
+/// Whether the submissions can run in a sandbox hiding `hidden`: without
+/// one, they run anyway (they are the package's own), with a warning.
+///
+/// # Errors
+///
+/// When no runner can be made at all.
+fn sandbox_usable(binary: &Path, hidden: &[PathBuf]) -> Result<bool, runner::RunnerError> {
+    match runner(binary, limits(1), hidden, true, 1) {
+        Ok(_) => Ok(true),
+        Err(runner::RunnerError::Sandbox(
+            error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)),
+        )) => {
+            eprintln!(
+                "rotation-game: warning: the submissions run without a sandbox ({error}); they are the package's own"
+            );
+            Ok(false)
+        }
+        Err(error) => Err(error),
+    }
+}
+
 /// Calibrates the package written to `dir` (see the module docs), saying
 /// what it does on standard error. `threads` runs at once (0: one per
 /// core, as many as the memory holds); the slow submissions run one file at
@@ -223,64 +265,26 @@ pub fn calibrate(
         eprintln!("rotation-game: cannot calibrate: {message}");
         ExitCode::from(status)
     };
-    let scratch = Scratch::create().map_err(|error| failed(error.to_string(), exit::IO_ERROR))?;
+    // The builds' folder, made without a race under a name no one can
+    // guess, removed when dropped.
+    let scratch = tempfile::Builder::new()
+        .prefix("rotation-game-calibrate-")
+        .tempdir()
+        .map_err(|error| failed(error.to_string(), exit::IO_ERROR))?;
     let jobs = if threads == 0 {
         default_jobs(&limits(ACCEPTED_CAP_SECONDS))
     } else {
         threads
     };
-    let started = Instant::now();
-    // The submissions the package holds (with --all-hardest it leaves the
-    // plain IDA* out).
-    let submissions: Vec<&Program> = SUBMISSIONS
-        .iter()
-        .filter(|program| package.files.iter().any(|file| file.path == program.path()))
-        .collect();
-    let bar = progress::bar(submissions.len() as u64, "submissions built");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|error| failed(error.to_string(), exit::OS_ERROR))?;
-    let built: Vec<Result<PathBuf, String>> = pool.install(|| {
-        submissions
-            .par_iter()
-            .map(|program| {
-                let binary = build(program, &scratch.0);
-                bar.inc(1);
-                binary
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let mut binaries = Vec::new();
-    for (program, binary) in submissions.iter().copied().zip(built) {
-        let binary = binary
-            .map_err(|message| failed(format!("{}: {message}", program.path()), exit::OS_ERROR))?;
-        binaries.push((program, binary));
-    }
-    eprintln!(
-        "rotation-game: calibrating: built {} submissions in {:.1} s",
-        binaries.len(),
-        started.elapsed().as_secs_f64()
-    );
-
+    let binaries = build_all(package, scratch.path(), jobs)
+        .map_err(|(message, status)| failed(message, status))?;
     let hidden = match layout {
         Layout::Kattis => vec![dir.join("data")],
         Layout::Plain => vec![dir.to_owned()],
     };
-    let sandboxed = match runner(&binaries[0].1, limits(1), &hidden, true, 1) {
-        Ok(_) => true,
-        Err(stress::RunnerError::Sandbox(
-            error @ (SandboxError::NotInstalled | SandboxError::Unusable(_)),
-        )) => {
-            eprintln!(
-                "rotation-game: warning: the submissions run without a sandbox ({error}); they are the package's own"
-            );
-            false
-        }
-        Err(error) => return Err(failed(error.to_string(), exit::OS_ERROR)),
-    };
-    if let Err(error) = stress::interrupt::stop_runs_on_signals() {
+    let sandboxed = sandbox_usable(&binaries[0].1, &hidden)
+        .map_err(|error| failed(error.to_string(), exit::OS_ERROR))?;
+    if let Err(error) = runner::interrupt::stop_runs_on_signals() {
         return Err(failed(error.to_string(), exit::OS_ERROR));
     }
     let files = test_files(dir, package);

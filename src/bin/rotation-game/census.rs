@@ -11,6 +11,8 @@ use rotation_game::{LengthCounts, OptimalLength};
 use serde::Serialize;
 
 use crate::exit;
+use crate::jobs::JobsArg;
+use crate::output_args::{self, OutputArgs};
 use crate::progress;
 
 /// Count all 9,465,511,770 boards by optimal length, exhaustively (not by
@@ -19,14 +21,14 @@ use crate::progress;
 /// (see the library's `census` module for the proof).
 #[derive(Args)]
 pub struct CensusArgs {
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    threads: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
 
-    /// Print the result as JSON: boards_by_length (a list of {length,
-    /// boards}), total, max_length, seconds.
-    #[arg(long)]
-    json: bool,
+    /// The result's formats: --json [FILE] (boards_by_length, a list of
+    /// {length, boards}; total, max_length, seconds: docs/json.md) and
+    /// --quiet.
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// The JSON form of the census.
@@ -39,36 +41,42 @@ struct CensusJson<'a> {
 }
 
 pub fn run(args: CensusArgs) -> ExitCode {
-    let bar = progress::bar(TOTAL_BOARDS, "boards");
+    args.output.take_errors();
+    let bar = progress::shown(args.output.progress(), TOTAL_BOARDS, "boards");
     let start = Instant::now();
-    let result = census::census(args.threads, &|boards| bar.inc(boards));
+    let result = census::census(args.jobs.threads(), &|boards| bar.inc(boards));
     bar.finish_and_clear();
     let counts = match result {
         Ok(counts) => counts,
         Err(error) => {
-            eprintln!("rotation-game: cannot start the worker threads: {error}");
-            return ExitCode::from(exit::OS_ERROR);
+            return output_args::fail(
+                format!("cannot start the worker threads: {error}"),
+                exit::OS_ERROR,
+            );
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    let mut out = io::stdout().lock();
-    let written = if args.json {
-        let json = CensusJson {
-            boards_by_length: &counts,
-            total: counts.total(),
-            max_length: counts.max_length(),
-            seconds,
-        };
-        serde_json::to_writer(&mut out, &json)
-            .map_err(io::Error::from)
-            .and_then(|()| writeln!(out))
-    } else {
-        out.write_all(table(&counts).as_bytes())
+    let json = CensusJson {
+        boards_by_length: &counts,
+        total: counts.total(),
+        max_length: counts.max_length(),
+        seconds,
     };
-    if let Err(error) = written.and_then(|()| out.flush()) {
+    let written = match args.output.write_json(json) {
+        Ok(written) => written,
+        Err(status) => return status,
+    };
+    let written = if args.output.text() {
+        let mut out = io::stdout().lock();
+        out.write_all(table(&counts).as_bytes())
+            .and_then(|()| out.flush())
+    } else {
+        written
+    };
+    if let Err(error) = written {
         return exit::write_failure(&error);
     }
-    if !args.json {
+    if args.output.text() {
         eprintln!("counted in {seconds:.2} s");
     }
     ExitCode::SUCCESS

@@ -31,6 +31,24 @@ pub fn after_report(written: io::Result<()>, failed: bool) -> ExitCode {
     ExitCode::from(report_status(written.as_ref().err(), failed))
 }
 
+/// The status of `stress` or `judge` once it has written its report: as
+/// [`after_report`], unless a stopping signal ended the judging early
+/// (`stopped_by`), when it is the shell's status for a command that
+/// signal ended, 128 + its number (130 for `SIGINT`, 143 for `SIGTERM`):
+/// a script or a CI job sees the judging did not finish.
+pub fn after_judging(written: io::Result<()>, failed: bool, stopped_by: Option<i32>) -> ExitCode {
+    let status = report_status(written.as_ref().err(), failed);
+    match stopped_by {
+        Some(signal) => ExitCode::from(stopped_status(signal)),
+        None => ExitCode::from(status),
+    }
+}
+
+/// The status of a command that the stopping `signal` ended.
+pub fn stopped_status(signal: i32) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(u8::MAX)
+}
+
 /// The status [`after_report`] gives, as a number; says why on standard
 /// error when the output could not be written (other than a closed pipe).
 fn report_status(write_error: Option<&io::Error>, failed: bool) -> u8 {
@@ -64,6 +82,14 @@ mod tests {
         assert_eq!(report_status(None, true), 1);
         assert_eq!(report_status(Some(&closed), true), 1);
         assert_eq!(report_status(Some(&full), true), 1);
+    }
+
+    #[test]
+    fn a_stopped_judging_exits_as_the_signal_ended_it() {
+        // SIGINT, SIGTERM, SIGHUP.
+        assert_eq!(stopped_status(2), 130);
+        assert_eq!(stopped_status(15), 143);
+        assert_eq!(stopped_status(1), 129);
     }
 
     #[test]

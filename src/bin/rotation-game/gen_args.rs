@@ -15,16 +15,13 @@ pub struct GenArgs {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// How many boards (default: 10 for gen; with --mix, 14 for verify, one
-    /// of each optimal length, and 1400 for stress, a hundred of each).
-    /// With --hardest, a seeded
-    /// sample of N of the 192 hardest boards, without repetition; without
-    /// --boards, --hardest gives all 192.
+    /// How many boards (each command says its default). With --hardest, a
+    /// seeded sample of N of the 192 hardest boards, without repetition;
+    /// without --boards, --hardest gives all 192.
     #[arg(long, value_name = "N")]
     pub boards: Option<u64>,
 
-    /// Uniformly random arrangements of the 24 tiles (the default mode of
-    /// gen).
+    /// Uniformly random arrangements of the 24 tiles.
     #[arg(long, group = "mode")]
     pub uniform: bool,
 
@@ -41,7 +38,7 @@ pub struct GenArgs {
     /// Board i (from 0) has optimal length i mod 14, uniform among the
     /// boards of that length (as --length draws them; length 13 from the
     /// hardest boards): every 14 boards hold a solved board, one of each
-    /// length and a hardest board. The default mode of verify and stress.
+    /// length and a hardest board.
     #[arg(long, group = "mode")]
     pub mix: bool,
 
@@ -75,7 +72,7 @@ pub const FOR_CAMPAIGNS: Defaults = Defaults {
 /// enough that a one-line mistake in a contestant's program (two letters
 /// swapped in one place, the last case dropped, the start board's centre
 /// printed) meets a board it shows on, which 14 boards are not
-/// (`tests/stress_cli.rs`), and quick to judge on a right program.
+/// (`tests/cli/stress.rs`), and quick to judge on a right program.
 pub const FOR_STRESS: Defaults = Defaults {
     mode: Mode::Mix,
     boards: 1400,

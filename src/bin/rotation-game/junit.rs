@@ -6,14 +6,14 @@
 //! `<testsuite>` (its required attributes `name`, `tests`, `failures`,
 //! `errors`, `skipped`, `time`, `timestamp` and `hostname`), holding
 //! `<properties>` and one `<testcase>` (`name`, `classname`, `time`) per
-//! run, each failing one with a `<failure message="…" type="…">` whose
+//! run or file, each failing one with a `<failure message="…" type="…">` whose
 //! text is the detail.
 
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-/// A test suite: one campaign.
+/// A test suite: one campaign, or one folder judged.
 pub struct Suite {
     /// Its name.
     pub name: String,
@@ -25,7 +25,7 @@ pub struct Suite {
     pub started: SystemTime,
 }
 
-/// A test case: one run.
+/// A test case: one run, or one file.
 pub struct Case {
     /// Its name.
     pub name: String,
@@ -105,8 +105,30 @@ fn seconds(time: Duration) -> String {
     format!("{:.6}", time.as_secs_f64())
 }
 
+/// Writes one `<testcase>`, with its `<failure>` if it failed.
+fn write_case(out: &mut dyn Write, case: &Case) -> io::Result<()> {
+    let head = format!(
+        r#"    <testcase name="{}" classname="{}" time="{}""#,
+        escape(&case.name),
+        escape(&case.classname),
+        seconds(case.time)
+    );
+    let Some(failure) = &case.failure else {
+        return writeln!(out, "{head}/>");
+    };
+    writeln!(out, "{head}>")?;
+    writeln!(
+        out,
+        r#"      <failure message="{}" type="{}">{}</failure>"#,
+        escape(&failure.message),
+        escape(&failure.kind),
+        escape(&failure.detail)
+    )?;
+    writeln!(out, "    </testcase>")
+}
+
 /// Writes `suite` as a JUnit XML document.
-pub fn write(out: &mut impl Write, suite: &Suite) -> io::Result<()> {
+pub fn write(out: &mut dyn Write, suite: &Suite) -> io::Result<()> {
     let tests = suite.cases.len();
     let failures = suite
         .cases
@@ -137,26 +159,7 @@ pub fn write(out: &mut impl Write, suite: &Suite) -> io::Result<()> {
     }
     writeln!(out, "    </properties>")?;
     for case in &suite.cases {
-        let head = format!(
-            r#"    <testcase name="{}" classname="{}" time="{}""#,
-            escape(&case.name),
-            escape(&case.classname),
-            seconds(case.time)
-        );
-        match &case.failure {
-            None => writeln!(out, "{head}/>")?,
-            Some(failure) => {
-                writeln!(out, "{head}>")?;
-                writeln!(
-                    out,
-                    r#"      <failure message="{}" type="{}">{}</failure>"#,
-                    escape(&failure.message),
-                    escape(&failure.kind),
-                    escape(&failure.detail)
-                )?;
-                writeln!(out, "    </testcase>")?;
-            }
-        }
+        write_case(out, case)?;
     }
     writeln!(out, "  </testsuite>")?;
     writeln!(out, "</testsuites>")

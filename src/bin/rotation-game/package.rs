@@ -16,6 +16,7 @@ use rotation_game::package::{
 #[cfg(unix)]
 use crate::calibrate;
 use crate::exit;
+use crate::jobs::JobsArg;
 use crate::progress;
 
 /// Write a problem package for a contest: test data designed to fail wrong
@@ -94,9 +95,14 @@ pub struct PackageArgs {
     #[arg(long)]
     report: bool,
 
-    /// Worker threads (0: one per core). The package does not depend on it.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    threads: usize,
+    /// Also write the package as one zip archive, DIR.zip beside DIR (its
+    /// files at the archive's root): the archive DOMjudge's and Kattis's
+    /// problem import takes. The same package gives the same bytes.
+    #[arg(long, requires = "dir")]
+    zip: bool,
+
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -137,7 +143,7 @@ pub fn run(args: PackageArgs) -> ExitCode {
             (None, false) => TimeLimit::DEFAULT,
             (None, true) => TimeLimit::ALL_HARDEST,
         },
-        threads: args.threads,
+        threads: args.jobs.threads(),
     };
     let bar = StageBar::default();
     let hardest = if args.all_hardest {
@@ -173,7 +179,7 @@ pub fn run(args: PackageArgs) -> ExitCode {
         );
         if args.calibrate {
             #[cfg(unix)]
-            let calibrated = calibrate::calibrate(dir, layout, &package, args.threads);
+            let calibrated = calibrate::calibrate(dir, layout, &package, args.jobs.threads());
             #[cfg(not(unix))]
             let calibrated = {
                 eprintln!(
@@ -194,6 +200,20 @@ pub fn run(args: PackageArgs) -> ExitCode {
             }
         }
     }
+    if let Some(dir) = &args.dir {
+        if args.zip {
+            let zip = zip_path(dir);
+            let written = rotation_game::package::zip(&package.files)
+                .map_err(io::Error::other)
+                .and_then(|bytes| fs::write(&zip, bytes));
+            if let Err(error) = written {
+                eprintln!("rotation-game: cannot write {}: {error}", zip.display());
+                return ExitCode::from(exit::IO_ERROR);
+            }
+            eprintln!("rotation-game: wrote {}", zip.display());
+        }
+        say_next(dir, layout, args.zip);
+    }
     if args.report {
         let mut out = io::stdout().lock();
         let written = out
@@ -204,6 +224,37 @@ pub fn run(args: PackageArgs) -> ExitCode {
         }
     }
     ExitCode::from(u8::from(problems))
+}
+
+/// `DIR.zip`, beside `dir`.
+fn zip_path(dir: &Path) -> PathBuf {
+    let mut name = dir
+        .file_name()
+        .map(|name| name.to_os_string())
+        .unwrap_or_else(|| "package".into());
+    name.push(".zip");
+    dir.with_file_name(name)
+}
+
+/// What a setter does next with the package written to `dir`, on standard
+/// error: judge a program on it, check it with the judges' own tools, and
+/// import it.
+fn say_next(dir: &Path, layout: Layout, zipped: bool) {
+    let shown = crate::repeat::shell_quote(&dir.display().to_string());
+    eprintln!("rotation-game: next steps (docs/package.md, \"A setter's walkthrough\"):");
+    eprintln!("  rotation-game judge --program ./mine {shown}   # judge your solution on it");
+    if layout == Layout::Kattis {
+        eprintln!("  verifyproblem {shown}   # problemtools checks it");
+        let zip = crate::repeat::shell_quote(&zip_path(dir).display().to_string());
+        if zipped {
+            eprintln!("  import {zip} in DOMjudge (Problems, Import problem) or Kattis");
+        } else {
+            eprintln!(
+                "  (cd {shown} && zip -r ../{}.zip .)   # the archive DOMjudge and Kattis import (package --zip writes it)",
+                crate::repeat::shell_quote(&dir.file_name().unwrap_or_default().to_string_lossy())
+            );
+        }
+    }
 }
 
 /// The outcome of a calibration, on standard error.

@@ -1,18 +1,39 @@
-//! Progress bars on standard error, shown only when it is a terminal.
+//! Progress bars on standard error, shown only when it is a terminal that
+//! can redraw a line (not `TERM=dumb`).
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A progress bar counting up to `total` items, or a hidden one when
-/// standard error is not a terminal (so logs and pipes stay clean).
+/// Whether a progress bar can be drawn: standard error is a terminal, and
+/// not a dumb one (which cannot move the cursor back).
+fn drawable() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
+}
+
+/// A progress bar counting up to `total` items, or a hidden one where it
+/// cannot be drawn (so logs, pipes and dumb terminals stay clean).
 pub fn bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    styled(total, what, "")
+}
+
+/// [`bar`], or a hidden one unless `shown` (`--quiet` hides it).
+pub fn shown(shown: bool, total: u64, what: &str) -> ProgressBar {
+    if shown {
+        bar(total, what)
+    } else {
+        ProgressBar::hidden()
+    }
+}
+
+fn styled(total: u64, what: &str, after: &str) -> ProgressBar {
+    if !drawable() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
     let template = format!(
-        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {what} ({{eta}} left)"
+        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {what}{after} ({{eta}} left)"
     );
     bar.set_style(
         ProgressStyle::with_template(&template)
@@ -20,4 +41,42 @@ pub fn bar(total: u64, what: &str) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar
+}
+
+/// The progress of a judging: the items judged, and how many of its runs
+/// (or files) failed so far, live.
+pub struct Judging {
+    bar: ProgressBar,
+    failed: AtomicU64,
+}
+
+impl Judging {
+    /// A bar up to `total` items of `what` (`cases`, `files`), hidden
+    /// unless `shown` (and drawable).
+    pub fn new(total: u64, what: &str, shown: bool) -> Judging {
+        let bar = if shown {
+            styled(total, what, "{msg}")
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_message(", 0 failed");
+        Judging {
+            bar,
+            failed: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts `items` more judged, by a run that `failed` or not.
+    pub fn advance(&self, items: u64, failed: bool) {
+        if failed {
+            let failed = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
+            self.bar.set_message(format!(", {failed} failed"));
+        }
+        self.bar.inc(items);
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
-use rotation_game::stress::runner::available_memory;
-use rotation_game::stress::{
+use rotation_game::runner::run::available_memory;
+use rotation_game::runner::{
     CpuCounter, CpuShare, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program, RunUser,
     Runner, RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
 };
@@ -21,8 +21,8 @@ use crate::repeat::shell_quote;
 pub struct RunnerArgs {
     /// CPU time allowed per run, in seconds (user plus system time of the
     /// program and of every process it starts; a fraction is allowed).
-    /// CPU time does not grow when the machine is busy. [default: 10;
-    /// judge: the package's .timelimit]
+    /// CPU time does not grow when the machine is busy (each command says
+    /// its default).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
 
@@ -164,8 +164,7 @@ impl RunnerArgs {
         answers: &[PathBuf],
     ) -> Result<Runner, ExitCode> {
         let cannot = |message: &dyn std::fmt::Display, status: u8| {
-            eprintln!("rotation-game: cannot run {program:?}: {message}");
-            ExitCode::from(status)
+            crate::output_args::fail(format!("cannot run {program:?}: {message}"), status)
         };
         let here = std::env::current_dir().map_err(|error| cannot(&error, exit::IO_ERROR))?;
         let parsed =
@@ -212,10 +211,15 @@ impl RunnerArgs {
                 &format!("{error}: lower --memory-limit or --jobs"),
                 exit::USAGE,
             ),
-            RunnerError::Sandbox(SandboxError::NotInstalled | SandboxError::Unusable(_)) => cannot(
+            RunnerError::Sandbox(SandboxError::NotInstalled) => cannot(
                 &format!(
-                    "{error}, and --sandbox on and --hide need it (Debian and Ubuntu: apt-get install bubblewrap)"
+                    "{error}, and --sandbox on and --hide need it (Debian and Ubuntu: sudo apt-get install bubblewrap)"
                 ),
+                exit::OS_ERROR,
+            ),
+            // Installed, but refused here: the error says why and the fix.
+            RunnerError::Sandbox(SandboxError::Unusable(_)) => cannot(
+                &format!("{error}, and --sandbox on and --hide need it"),
                 exit::OS_ERROR,
             ),
             RunnerError::Sandbox(_) => cannot(&error, exit::USAGE),
@@ -238,19 +242,24 @@ pub fn default_jobs(limits: &Limits) -> usize {
 fn warn_about(runner: &Runner) {
     let isolation = runner.isolation();
     if let Some(missing) = &isolation.sandbox_missing {
-        let whose = if rotation_game::stress::sandbox::running_as_root() {
+        let whose = if rotation_game::runner::sandbox::running_as_root() {
             "as root, with every right on this machine"
         } else {
             "as you, with your rights"
         };
+        let install = if matches!(missing, SandboxError::NotInstalled) {
+            "install bubblewrap (Debian and Ubuntu: sudo apt-get install bubblewrap), "
+        } else {
+            ""
+        };
         eprintln!(
-            "rotation-game: warning: runs are not isolated: {missing}; the program runs {whose}, sees every file you can, and may use the network (install bubblewrap, pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
+            "rotation-game: warning: runs are not isolated: {missing}; the program runs {whose}, sees every file you can, and may use the network ({install}pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
         );
     }
     if let (Measurement::Rusage, Some(why)) = (isolation.measurement, &isolation.cgroup_missing) {
         eprintln!(
             "rotation-game: warning: no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling{}",
-            if rotation_game::stress::sandbox::running_as_root() {
+            if rotation_game::runner::sandbox::running_as_root() {
                 ""
             } else {
                 " (a user's systemd gives one: systemd-run --user --scope -p Delegate=yes rotation-game ...)"
@@ -287,8 +296,8 @@ pub fn isolation_summary(runner: &Runner) -> String {
         Measurement::Cgroup(version) => format!(
             "CPU time and memory from a {} cgroup per run",
             match version {
-                rotation_game::stress::CgroupVersion::V1 => "v1",
-                rotation_game::stress::CgroupVersion::V2 => "v2",
+                rotation_game::runner::CgroupVersion::V1 => "v1",
+                rotation_game::runner::CgroupVersion::V2 => "v2",
             }
         ),
         Measurement::Rusage => "CPU time and memory from rusage and /proc".to_owned(),

@@ -1,19 +1,20 @@
 //! `rotation-game show`: pictures of boards and of the steps of a replay.
 
 use std::fs;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use rotation_game::{Board, MoveSequence};
 
+use crate::colour;
 use crate::exit;
 use crate::picture::{self, Frame};
 
 /// Draw boards as the '#' shape, with the centre framed and one colour per
-/// digit (when standard output is a terminal, TERM is not "dumb" and
-/// NO_COLOR is not set).
+/// digit (see --color: by default when standard output is a terminal, TERM
+/// is not "dumb" and NO_COLOR is not set).
 /// With --moves, draw every step of the replay, the moved line in brackets.
 ///
 ///     rotation-game show 111132323132231222312133 --moves AC
@@ -33,19 +34,6 @@ pub struct ShowArgs {
     /// Also write the pictures as an SVG image to FILE (one row per board).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-
-    /// When to colour the digits.
-    #[arg(long, value_enum, default_value_t = ColourWhen::Auto)]
-    color: ColourWhen,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ColourWhen {
-    /// When standard output is a terminal (not TERM=dumb) and NO_COLOR is
-    /// unset or empty.
-    Auto,
-    Always,
-    Never,
 }
 
 fn parse_board(text: &str) -> Result<Board, String> {
@@ -59,15 +47,7 @@ fn parse_moves(text: &str) -> Result<MoveSequence, String> {
 }
 
 pub fn run(args: ShowArgs) -> ExitCode {
-    let colour = match args.color {
-        ColourWhen::Always => true,
-        ColourWhen::Never => false,
-        ColourWhen::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
-        }
-    };
+    let colour = colour::stdout();
     let moves = args.moves.unwrap_or_default();
     let rows: Vec<Vec<Frame>> = args
         .boards

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::input::{self, Input};
+use crate::jobs::JobsArg;
 use crate::solver_args::{self, BoundArgs};
 
 /// Solve judge input: for each case, the lexicographically smallest shortest
@@ -50,19 +51,19 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Judge)]
     format: FormatArg,
 
+    /// The same as --format json: one JSON object per case on standard
+    /// output (docs/json.md).
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+
     /// Report each bad case on standard error and go on with the next
     /// (without it, the first bad case stops the run). The exit status is
     /// still 65 when any case was bad.
     #[arg(long)]
     keep_going: bool,
 
-    /// Threads solving cases (1 to 256). Answers are printed in input order
-    /// whatever the number, and memory stays bounded: the input is read as
-    /// the answers are written, never all at once. Cases typed at a
-    /// terminal are answered one at a time as they come, on one thread.
-    #[arg(long, default_value_t = 1, value_name = "N",
-          value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
+    #[command(flatten)]
+    jobs: JobsArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -73,9 +74,11 @@ enum FormatArg {
 
 /// One JSON object per line and case; a bad case (with `--keep-going`) is
 /// `{"case": N, "error": "…"}`.
-struct JsonFormat {
+struct JsonFormat<'a> {
     /// The solver's name, for the messages of refused boards.
     solver: &'static str,
+    /// The input's name in messages.
+    input: &'a str,
 }
 
 /// The JSON object of one answer.
@@ -98,7 +101,7 @@ struct ErrorJson {
     error: String,
 }
 
-impl AnswerFormat for JsonFormat {
+impl AnswerFormat for JsonFormat<'_> {
     fn timed(&self) -> bool {
         true
     }
@@ -119,7 +122,7 @@ impl AnswerFormat for JsonFormat {
     }
 
     fn bad_case(&self, out: &mut Vec<u8>, case: usize, error: &CaseError) {
-        let error = message(error, self.solver);
+        let error = message(error, self.solver, self.input);
         write_json_line(out, &ErrorJson { case, error });
     }
 }
@@ -129,18 +132,28 @@ fn write_json_line(out: &mut Vec<u8>, value: &impl Serialize) {
     out.push(b'\n');
 }
 
-/// A bad case's message, naming the refusing solver and the flag that
-/// bounds it.
-fn message(error: &CaseError, solver: &str) -> String {
+/// A bad case's message, as compilers write theirs and editors and CI
+/// annotators read them: `INPUT:LINE:COLUMN: case N: what is wrong`
+/// (`<stdin>` for standard input), `INPUT: case N: …` for a board a solver
+/// refuses (naming the solver and the flag that bounds it), and
+/// `INPUT: …` when the input cannot be read.
+fn message(error: &CaseError, solver: &str, input: &str) -> String {
     match error {
         CaseError::Solve {
             case,
             error: SolveError::TooLong { max_length },
         } => format!(
-            "case {case}: the board needs more than {max_length} move{}, beyond the {solver} solver's bound (--max-length)",
+            "{input}: case {case}: the board needs more than {max_length} move{}, beyond the {solver} solver's bound (--max-length)",
             if max_length.moves() == 1 { "" } else { "s" }
         ),
-        error => error.to_string(),
+        CaseError::Parse(error) if error.is_io() => format!("{input}: {}", error.reason()),
+        CaseError::Parse(error) => format!(
+            "{input}:{}:{}: case {}: {}",
+            error.line(),
+            error.column(),
+            error.case(),
+            error.reason()
+        ),
     }
 }
 
@@ -156,16 +169,26 @@ pub fn run(args: SolveArgs) -> ExitCode {
         .input
         .as_deref()
         .is_none_or(|path| path == Path::new("-"));
+    let input_name = match &args.input {
+        Some(path) if !reads_stdin => path.display().to_string(),
+        _ => "<stdin>".to_owned(),
+    };
     let solver = (args.solver.build)(&args.bound.options());
-    let format: &dyn AnswerFormat = match args.format {
+    let format_arg = if args.json {
+        FormatArg::Json
+    } else {
+        args.format
+    };
+    let format: &dyn AnswerFormat = match format_arg {
         FormatArg::Judge => &JudgeFormat,
         FormatArg::Json => &JsonFormat {
             solver: args.solver.name,
+            input: &input_name,
         },
     };
     let options = SolveOptions {
         keep_going: args.keep_going,
-        threads: usize::from(args.threads),
+        threads: args.jobs.threads(),
         interactive: reads_stdin && io::stdin().is_terminal(),
     };
     let stdout = io::stdout().lock();
@@ -174,7 +197,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let mut report = |error: &CaseError| {
         read_failed |= matches!(error, CaseError::Parse(e) if e.is_io());
         bad_input = true;
-        eprintln!("rotation-game: {}", message(error, args.solver.name));
+        eprintln!("{}", message(error, args.solver.name, &input_name));
     };
     let solver = solver.as_ref();
     // A file (even on standard input) is read by every thread at once.

@@ -1,11 +1,15 @@
-//! The summary of a campaign's runs as text: verdict counts, the slowest
-//! runs, and the table by optimal length a setter reads to choose a time
-//! limit.
+//! Times, memory and counts as the reports of the commands that judge
+//! programs write them, and the summary of a campaign's runs as text:
+//! verdict counts, the slowest runs, and the table by optimal length a
+//! setter reads to choose a time limit.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
-use rotation_game::stress::{MIB, RunRecord, Summary};
+use rotation_game::judging::{LengthTiming, Measures, RunRecord, Summary};
+use rotation_game::runner::{MIB, Run};
+
+use crate::colour;
 
 /// A CPU or wall-clock time for a table: milliseconds below a second,
 /// seconds with two decimals above.
@@ -21,6 +25,16 @@ pub fn time(duration: Duration) -> String {
 /// Bytes in MiB, with one decimal.
 pub fn memory(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / MIB as f64)
+}
+
+/// What a run used: `CPU 3 ms, wall clock 11 ms, peak memory 0.5 MiB`.
+pub fn measures(measures: &Measures) -> String {
+    format!(
+        "CPU {}, wall clock {}, peak memory {}",
+        time(measures.cpu_time),
+        time(measures.wall_time),
+        memory(measures.peak_memory_bytes)
+    )
 }
 
 /// A run's case numbers: `7`, `1-10` for consecutive ones, else listed.
@@ -48,22 +62,18 @@ pub fn counted(count: u64, what: &str) -> String {
     }
 }
 
-/// "13 accepted (AC), 1 wrong answer (WA)".
-pub fn verdict_counts(summary: &Summary) -> String {
-    let counts: Vec<String> = summary
-        .verdicts
-        .iter()
-        .map(|count| {
-            format!(
-                "{} {} ({})",
-                count.runs,
-                count.verdict.name(),
-                count.verdict.code()
-            )
-        })
+/// "13 accepted (AC), 1 wrong answer (WA)": how many runs or files got
+/// each verdict, given by its name and code; `none` when there are none.
+pub fn verdict_counts<'a>(
+    counts: impl IntoIterator<Item = (u64, &'a str, &'a str)>,
+    none: &str,
+) -> String {
+    let counts: Vec<String> = counts
+        .into_iter()
+        .map(|(count, name, code)| format!("{count} {name} ({code})"))
         .collect();
     if counts.is_empty() {
-        "no runs".to_owned()
+        none.to_owned()
     } else {
         counts.join(", ")
     }
@@ -76,13 +86,23 @@ fn length_of(run: &RunRecord) -> String {
 
 /// Writes the verdict counts, the slowest runs and the table by optimal
 /// length.
-pub fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
-    writeln!(out, "verdicts: {}", verdict_counts(summary))?;
+pub fn write_summary(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
+    let counts = summary
+        .verdicts
+        .iter()
+        .map(|count| (count.runs, count.verdict.name(), count.verdict.code()));
+    writeln!(out, "verdicts: {}", verdict_counts(counts, "no runs"))?;
     if summary.runs == 0 {
         return Ok(());
     }
-    let case_width = summary
-        .slowest
+    write_slowest(out, &summary.slowest)?;
+    write_by_length(out, &summary.by_length)
+}
+
+/// The slowest runs: their cases, greatest optimal length, measures and
+/// verdict.
+fn write_slowest(out: &mut dyn Write, slowest: &[RunRecord]) -> io::Result<()> {
+    let case_width = slowest
         .iter()
         .map(|run| cases(&run.cases).len())
         .max()
@@ -94,25 +114,31 @@ pub fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> 
         "  {:>case_width$}  {:>6}  {:>8}  {:>9}  {:>11}  verdict",
         "case", "length", "CPU", "wall", "peak memory"
     )?;
-    for run in &summary.slowest {
+    for run in slowest {
         writeln!(
             out,
             "  {:>case_width$}  {:>6}  {:>8}  {:>9}  {:>11}  {}",
             cases(&run.cases),
             length_of(run),
-            time(run.cpu_time),
-            time(run.wall_time),
-            memory(run.peak_memory_bytes),
-            run.verdict.code()
+            time(run.measures.cpu_time),
+            time(run.measures.wall_time),
+            memory(run.measures.peak_memory_bytes),
+            colour::verdict(run.verdict.code(), run.verdict.code(), colour::stdout())
         )?;
     }
+    Ok(())
+}
+
+/// The table by optimal length: runs, median and greatest CPU time,
+/// greatest peak memory.
+fn write_by_length(out: &mut dyn Write, by_length: &[LengthTiming]) -> io::Result<()> {
     writeln!(out, "CPU time by optimal length:")?;
     writeln!(
         out,
         "  {:>6}  {:>5}  {:>10}  {:>8}  {:>15}",
         "length", "runs", "median CPU", "max CPU", "max peak memory"
     )?;
-    for row in &summary.by_length {
+    for row in by_length {
         writeln!(
             out,
             "  {:>6}  {:>5}  {:>10}  {:>8}  {:>15}",
@@ -128,7 +154,7 @@ pub fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> 
 
 /// What a failure's report says of a program's standard error when only
 /// its start was kept: ` (the first K of N bytes)`, or nothing.
-pub fn stderr_cut(run: &rotation_game::stress::Run) -> String {
+pub fn stderr_cut(run: &Run) -> String {
     let kept = run.stderr.len() as u64;
     if run.stderr_bytes > kept {
         format!(" (the first {kept} of {} bytes)", run.stderr_bytes)

@@ -13,6 +13,8 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::gen_args::{FOR_CAMPAIGNS, GenArgs, mode_flags, repeat_flags};
+use crate::jobs::JobsArg;
+use crate::output_args::{self, OutputArgs};
 use crate::progress;
 use crate::repeat::show_command;
 use crate::solver_args::{self, BoundArgs};
@@ -25,7 +27,7 @@ use crate::solver_args::{self, BoundArgs};
 /// Each disagreement is printed with the judge input that reproduces it, what
 /// each solver answered, the seed and case number, and `rotation-game show`
 /// commands; a summary follows (boards, count per optimal length, time per
-/// solver, disagreements). The report does not depend on --threads.
+/// solver, disagreements). The report does not depend on --jobs.
 ///
 /// Exit status: 0 when every answer is right, 1 on any disagreement, 2 on a
 /// bad command line (such as a --length no board has), 71 when the worker
@@ -52,13 +54,12 @@ pub struct VerifyArgs {
     #[command(flatten)]
     bound: BoundArgs,
 
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    threads: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
 
-    /// Print the report as JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    /// The report's formats: --json [FILE] (docs/json.md) and --quiet.
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// The JSON report: the library's report, each disagreement with its
@@ -88,6 +89,7 @@ struct DisagreementJson<'a> {
 }
 
 pub fn run(args: VerifyArgs) -> ExitCode {
+    args.output.take_errors();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let generator = args.generator.generator(FOR_CAMPAIGNS).sharded(shard);
     let requested = args.generator.boards(FOR_CAMPAIGNS);
@@ -108,14 +110,15 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         generator: &generator,
         count: requested,
     };
-    let bar = progress::bar(source.len(), "boards");
-    let result = verify(source, &solvers, args.threads, &|boards| bar.inc(boards));
+    let bar = progress::shown(args.output.progress(), source.len(), "boards");
+    let result = verify(source, &solvers, args.jobs.threads(), &|boards| {
+        bar.inc(boards)
+    });
     bar.finish_and_clear();
     let report = match result {
         Ok(report) => report,
         Err(error) => {
-            eprintln!("rotation-game: {error}");
-            return ExitCode::from(exit::OS_ERROR);
+            return output_args::fail(error, exit::OS_ERROR);
         }
     };
     let names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
@@ -130,35 +133,36 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     if !args.bound.is_default() {
         campaign.push_str(&format!(" --max-length {}", args.bound.max_length));
     }
-    let written = if args.json {
-        let json = ReportJson {
-            passed: report.passed(),
-            seed: report.seed,
-            boards: report.boards,
-            boards_by_length: &report.boards_by_length,
-            solvers: &report.solvers,
-            disagreements: report
-                .disagreements
-                .iter()
-                .map(|disagreement| DisagreementJson {
-                    disagreement,
-                    show: show_commands(disagreement),
-                })
-                .collect(),
-            disagreement_count: report.disagreement_count,
-            disagreements_not_kept: report.disagreements_not_kept(),
-            threads: report.threads,
-            seconds: report.elapsed.as_secs_f64(),
-            mode: mode_flags(generator.mode()),
-            shard: (!shard.is_whole()).then(|| shard.to_string()),
-            command: &campaign,
-        };
-        let mut out = io::stdout().lock();
-        serde_json::to_writer(&mut out, &json)
-            .map_err(io::Error::from)
-            .and_then(|()| writeln!(out))
-    } else {
+    let json = ReportJson {
+        passed: report.passed(),
+        seed: report.seed,
+        boards: report.boards,
+        boards_by_length: &report.boards_by_length,
+        solvers: &report.solvers,
+        disagreements: report
+            .disagreements
+            .iter()
+            .map(|disagreement| DisagreementJson {
+                disagreement,
+                show: show_commands(disagreement),
+            })
+            .collect(),
+        disagreement_count: report.disagreement_count,
+        disagreements_not_kept: report.disagreements_not_kept(),
+        threads: report.threads,
+        seconds: report.elapsed.as_secs_f64(),
+        mode: mode_flags(generator.mode()),
+        shard: (!shard.is_whole()).then(|| shard.to_string()),
+        command: &campaign,
+    };
+    let written = match args.output.write_json(json) {
+        Ok(written) => written,
+        Err(status) => return status,
+    };
+    let written = if args.output.text() {
         write_text(&report, &generator, &campaign)
+    } else {
+        written
     };
     exit::after_report(written, !report.passed())
 }

@@ -1,0 +1,46 @@
+//! The seam between judging and running: what judging needs of a runner.
+//!
+//! Judging asks a runner for runs of the program, one input each, and reads
+//! two of its settings: the limits of every run, which the verdicts name,
+//! and whether a shell runs the program, which changes how an exit status
+//! reads. [`Runner`] is the runner that starts real processes; the unit
+//! tests of campaigns and folders fill the seam with a fake that answers at
+//! once, without a process.
+
+use std::io;
+
+use crate::runner::{Limits, Run, Runner};
+
+/// Runs the program under test: one input in, one [`Run`] out, within
+/// [`Limits`]. Judging uses nothing else of a runner.
+///
+/// `Sync`, since a campaign makes several runs at once through one runner.
+pub trait Execute: Sync {
+    /// Runs the program on `input` and returns what was observed.
+    ///
+    /// # Errors
+    ///
+    /// When the run cannot be made (see [`Runner::run`]).
+    fn run(&self, input: &[u8]) -> io::Result<Run>;
+
+    /// The limits of every run.
+    fn limits(&self) -> &Limits;
+
+    /// Whether a shell runs the program's command (and so reports a signal
+    /// that kills its last command as exit status 128 + N).
+    fn is_script(&self) -> bool;
+}
+
+impl Execute for Runner {
+    fn run(&self, input: &[u8]) -> io::Result<Run> {
+        Runner::run(self, input)
+    }
+
+    fn limits(&self) -> &Limits {
+        Runner::limits(self)
+    }
+
+    fn is_script(&self) -> bool {
+        self.program().is_script()
+    }
+}

@@ -1,0 +1,144 @@
+//! The package as one zip archive, as DOMjudge and Kattis import a problem:
+//! its files at the archive's root (`problem.yaml`, `data/…`), stored
+//! uncompressed.
+//!
+//! The format is PKWARE's APPNOTE (version 2.0 features only): for each
+//! file a local header and its bytes, then the central directory and its
+//! end record. Every archive of the same package is the same bytes: the
+//! files in the package's order, each dated 1980-01-01 00:00 (the format's
+//! first date), its mode 0644. A package is a few hundred kilobytes, far
+//! below the 4 GiB and 65,535 files where the format needs its 64-bit
+//! extension, which this writer refuses rather than writes wrong.
+
+use super::PackageFile;
+
+/// A package beyond what a zip archive holds without its 64-bit extension.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the package is too large for a zip archive (4 GiB or 65,535 files)")]
+pub struct ZipTooLarge;
+
+/// `files` as a zip archive, in memory.
+///
+/// # Errors
+///
+/// [`ZipTooLarge`] for a package too large for the format without its
+/// 64-bit extension.
+pub fn zip(files: &[PackageFile]) -> Result<Vec<u8>, ZipTooLarge> {
+    let too_large = || ZipTooLarge;
+    let mut out = Vec::new();
+    let count = u16::try_from(files.len()).map_err(|_| too_large())?;
+    let mut central = Vec::new();
+    let mut offset = 0u32;
+    for file in files {
+        let name = file.path.as_bytes();
+        let name_length = u16::try_from(name.len()).map_err(|_| too_large())?;
+        let size = u32::try_from(file.contents.len()).map_err(|_| too_large())?;
+        let crc = crc32(&file.contents);
+        // The fields both headers share, from "version needed" on.
+        let mut shared = Vec::with_capacity(26);
+        shared.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0
+        shared.extend_from_slice(&0u16.to_le_bytes()); // flags
+        shared.extend_from_slice(&0u16.to_le_bytes()); // method: stored
+        shared.extend_from_slice(&0u16.to_le_bytes()); // time 00:00
+        shared.extend_from_slice(&DOS_DATE_1980_01_01.to_le_bytes());
+        shared.extend_from_slice(&crc.to_le_bytes());
+        shared.extend_from_slice(&size.to_le_bytes()); // compressed
+        shared.extend_from_slice(&size.to_le_bytes()); // uncompressed
+        shared.extend_from_slice(&name_length.to_le_bytes());
+        shared.extend_from_slice(&0u16.to_le_bytes()); // extra field length
+        out.extend_from_slice(&LOCAL_HEADER.to_le_bytes());
+        out.extend_from_slice(&shared);
+        out.extend_from_slice(name);
+        out.extend_from_slice(&file.contents);
+
+        central.extend_from_slice(&CENTRAL_HEADER.to_le_bytes());
+        central.extend_from_slice(&MADE_BY_UNIX.to_le_bytes());
+        central.extend_from_slice(&shared);
+        central.extend_from_slice(&0u16.to_le_bytes()); // comment length
+        central.extend_from_slice(&0u16.to_le_bytes()); // disk number
+        central.extend_from_slice(&0u16.to_le_bytes()); // internal attributes
+        central.extend_from_slice(&(FILE_MODE << 16).to_le_bytes());
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name);
+        let entry = 30 + u64::from(name_length) + u64::from(size);
+        offset = u32::try_from(u64::from(offset) + entry).map_err(|_| too_large())?;
+    }
+    let central_size = u32::try_from(central.len()).map_err(|_| too_large())?;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&END_OF_CENTRAL_DIRECTORY.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes()); // this disk
+    out.extend_from_slice(&0u16.to_le_bytes()); // the disk the directory starts on
+    out.extend_from_slice(&count.to_le_bytes()); // entries on this disk
+    out.extend_from_slice(&count.to_le_bytes()); // entries in all
+    out.extend_from_slice(&central_size.to_le_bytes());
+    out.extend_from_slice(&offset.to_le_bytes()); // where the directory starts
+    out.extend_from_slice(&0u16.to_le_bytes()); // comment length
+    Ok(out)
+}
+
+const LOCAL_HEADER: u32 = 0x0403_4b50;
+const CENTRAL_HEADER: u32 = 0x0201_4b50;
+const END_OF_CENTRAL_DIRECTORY: u32 = 0x0605_4b50;
+/// "Made by": Unix (3, so that the mode is read), version 2.0.
+const MADE_BY_UNIX: u16 = (3 << 8) | 20;
+/// A regular file, readable by all, writable by its owner.
+const FILE_MODE: u32 = 0o100_644;
+/// 1980-01-01 in MS-DOS form: (year - 1980) << 9 | month << 5 | day.
+const DOS_DATE_1980_01_01: u16 = (1 << 5) | 1;
+
+/// The CRC-32 of `bytes` (ISO-HDLC, the polynomial 0xEDB88320 reflected,
+/// as zip, gzip and PNG use it), a bit at a time: a package is small.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        // The check value of every CRC-32/ISO-HDLC implementation.
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn an_archive_is_its_files_then_their_directory() {
+        let files = [
+            PackageFile {
+                path: "problem.yaml".to_owned(),
+                contents: b"name: x\n".to_vec(),
+            },
+            PackageFile {
+                path: "data/sample/1.in".to_owned(),
+                contents: Vec::new(),
+            },
+        ];
+        let zip = zip(&files).unwrap();
+        assert_eq!(&zip[..4], b"PK\x03\x04");
+        // Two local entries (30 bytes of header each, the names, the
+        // contents), two directory entries (46 bytes each, the names), the
+        // end record (22 bytes).
+        let names = "problem.yaml".len() + "data/sample/1.in".len();
+        assert_eq!(zip.len(), 2 * 30 + names + 8 + 2 * 46 + names + 22);
+        let end = &zip[zip.len() - 22..];
+        assert_eq!(&end[..4], b"PK\x05\x06");
+        assert_eq!(u16::from_le_bytes([end[10], end[11]]), 2);
+        let directory_at = u32::from_le_bytes(end[16..20].try_into().unwrap()) as usize;
+        assert_eq!(&zip[directory_at..directory_at + 4], b"PK\x01\x02");
+        // The same files give the same bytes.
+        assert_eq!(super::zip(&files).unwrap(), zip);
+    }
+}

@@ -1,0 +1,207 @@
+//! The runner as a library user (such as a `judge` command) drives it: one
+//! program, one input, a [`Run`] back. These tests pin what the command
+//! line cannot choose: the measures without a cgroup, and how a program's
+//! end comes back through the sandbox's init.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rotation_game::checker::{CheckOptions, Checker};
+use rotation_game::judging::Judgement;
+use rotation_game::runner::{
+    Exit, Limits, MIB, Measurement, Program, Run, Runner, RunnerOptions, SandboxMode, Termination,
+};
+
+use crate::support::compile::compile;
+use crate::support::isolation::isolation;
+use crate::support::programs::{HOG, SPINNER, script};
+use crate::support::skip::{can_run, require};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
+
+fn limits() -> Limits {
+    Limits {
+        cpu_time: Duration::from_millis(500),
+        wall_time: Duration::from_secs(5),
+        memory_bytes: 64 * MIB,
+        ..Limits::DEFAULT
+    }
+}
+
+/// A runner for `command`, this package's binary as the sandbox's init.
+fn runner(command: &str, sandbox: SandboxMode, cgroups: bool) -> Runner {
+    let program = Program::parse(command, Path::new("/")).unwrap();
+    let options = RunnerOptions {
+        limits: limits(),
+        sandbox,
+        cgroups,
+        init: Some(BINARY.into()),
+        ..RunnerOptions::default()
+    };
+    Runner::new(program, &options).unwrap()
+}
+
+fn run(command: &str, sandbox: SandboxMode, cgroups: bool) -> Run {
+    runner(command, sandbox, cgroups).run(b"").unwrap()
+}
+
+#[test]
+fn through_the_sandbox_a_signal_is_a_signal_and_a_status_a_status() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let dir = tempfile::tempdir().unwrap();
+    let crash = script(dir.path(), "crash.sh", "kill -SEGV $$");
+    let crashed = run(&crash, SandboxMode::On, true);
+    assert_eq!(
+        crashed.termination,
+        Termination::Signalled {
+            signal: 11,
+            possibly_out_of_memory: false
+        }
+    );
+    // bubblewrap alone would report both as 139.
+    let exited = run("exit 139", SandboxMode::On, true);
+    assert_eq!(exited.termination, Termination::Exited(139));
+    let killed = run(
+        &script(dir.path(), "kill.sh", "kill -KILL $$"),
+        SandboxMode::On,
+        true,
+    );
+    assert!(
+        matches!(killed.termination, Termination::Signalled { signal: 9, .. }),
+        "{killed:?}"
+    );
+}
+
+#[test]
+fn the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    // The work folder is the sandbox's /tmp, empty, and the program's own:
+    // what it writes there never reaches the machine's /tmp.
+    let command = "ls -A; [ \"$TMPDIR\" = \"$PWD\" ] && [ \"$PWD\" = /tmp ] && echo tmpdir; echo x > /tmp/rotation-game-test-x && echo wrote; echo x > /rotation-game-test-x || echo refused";
+    for _ in 0..2 {
+        let output = run(command, SandboxMode::On, true);
+        assert_eq!(output.termination, Termination::Exited(0));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "tmpdir\nwrote\nrefused\n",
+            "the second run finds nothing of the first's"
+        );
+    }
+    assert!(!Path::new("/tmp/rotation-game-test-x").exists());
+    assert!(!Path::new("/rotation-game-test-x").exists());
+}
+
+#[test]
+fn without_a_cgroup_memory_is_an_address_space_limit_and_the_verdict_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let hog = compile(dir.path(), "hog", HOG);
+    for sandbox in [SandboxMode::Off, SandboxMode::Auto] {
+        let runner = runner(&hog, sandbox, false);
+        assert_eq!(runner.isolation().measurement, Measurement::Rusage);
+        let run = runner.run(b"").unwrap();
+        assert_eq!(run.termination, Termination::Exited(3), "{run:?}");
+        let checker = Checker::new(&[]);
+        let judgement = Judgement::of(
+            &run,
+            runner.limits(),
+            false,
+            &checker,
+            &[],
+            &CheckOptions::default(),
+        );
+        assert!(matches!(
+            judgement,
+            Judgement::RuntimeError {
+                exit: Exit::Status(3),
+                address_space_limit: Some(_),
+                ..
+            }
+        ));
+        assert!(
+            judgement.to_string().ends_with(
+                "; memory is limited here by address space (64 MiB per process, no cgroup), so running out of it shows as a runtime error"
+            ),
+            "{judgement}"
+        );
+    }
+}
+
+#[test]
+fn without_a_cgroup_cpu_time_is_measured_by_polling() {
+    let dir = tempfile::tempdir().unwrap();
+    let spinner = compile(dir.path(), "spin", SPINNER);
+    for sandbox in [SandboxMode::Off, SandboxMode::Auto] {
+        let run = run(&spinner, sandbox, false);
+        assert_eq!(run.termination, Termination::CpuTimeLimit, "{run:?}");
+        assert!(run.cpu_time >= Duration::from_millis(500), "{run:?}");
+        // Stopped by the polls, long before the backstop RLIMIT_CPU (2 s)
+        // could: a safety bound, not a timing.
+        assert!(run.cpu_time < Duration::from_secs(2), "{run:?}");
+    }
+}
+
+#[test]
+fn peak_memory_is_measured_with_and_without_a_cgroup() {
+    let dir = tempfile::tempdir().unwrap();
+    let hog = compile(dir.path(), "hog", HOG);
+    let command = format!("{hog} 128");
+    let mut modes = vec![false];
+    let cgroup = matches!(isolation().measurement, Measurement::Cgroup(_));
+    if can_run(cgroup, "a writable cgroup", "its form with a cgroup") {
+        modes.push(true);
+    }
+    for cgroups in modes {
+        let program = Program::parse(&command, Path::new("/")).unwrap();
+        let options = RunnerOptions {
+            limits: Limits {
+                memory_bytes: 512 * MIB,
+                ..limits()
+            },
+            cgroups,
+            init: Some(BINARY.into()),
+            ..RunnerOptions::default()
+        };
+        let run = Runner::new(program, &options).unwrap().run(b"").unwrap();
+        assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+        let peak = run.peak_memory_bytes;
+        assert!(
+            (128 * MIB..200 * MIB).contains(&peak),
+            "cgroups {cgroups}: {peak}"
+        );
+    }
+}
+
+/// A slot's sandbox is not tied to the thread that first needed it: Linux
+/// sends a child's parent-death signal when the thread that started it
+/// ends, and a runner's runs come from worker threads that end (a
+/// campaign's pool) while the runner goes on (the shrinking after it). Runs
+/// made after those threads ended are made and end as the program does.
+#[test]
+fn runs_go_on_after_the_threads_that_started_the_slots_are_gone() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let runner = runner("/bin/cat", SandboxMode::On, false);
+    for round in 0..20 {
+        // Two threads at once, so that the runner starts a second slot.
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    for _ in 0..3 {
+                        let run = runner.run(b"x").unwrap();
+                        assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+                    }
+                });
+            }
+        });
+        // The threads are ending: anything tied to them dies now, while
+        // the next runs start.
+        for _ in 0..2 {
+            let run = runner.run(b"after").unwrap();
+            assert_eq!(
+                run.termination,
+                Termination::Exited(0),
+                "round {round}: {run:?}"
+            );
+            assert_eq!(run.stdout, b"after", "round {round}");
+        }
+    }
+}

@@ -121,6 +121,35 @@ pub(crate) fn close_on_exec_from(first: u32) {
     }
 }
 
+/// Closes every descriptor from 3 on but the two in `keep`: for a child
+/// forked from a process with threads that runs without `exec`, so that
+/// it holds nothing another thread opened (close-on-exec does not help
+/// there). Async-signal-safe.
+pub(crate) fn close_all_but(keep: [i32; 2]) {
+    let (low, high) = (keep[0].min(keep[1]), keep[0].max(keep[1]));
+    let close = |first: i32, last: i32| {
+        if first > last {
+            return;
+        }
+        // SAFETY: close_range, getrlimit and close are async-signal-safe
+        // and touch no memory of ours but `limit`.
+        unsafe {
+            if libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0) == 0 {
+                return;
+            }
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+            let end = last.min(limit.rlim_cur.min(1 << 16) as i32 - 1);
+            for fd in first..=end {
+                libc::close(fd);
+            }
+        }
+    };
+    close(3, low - 1);
+    close(low + 1, high - 1);
+    close(high + 1, i32::MAX);
+}
+
 /// A pipe, both ends close-on-exec: (read, write).
 pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];

@@ -208,8 +208,9 @@ fn runs_as(uid: u32) -> bool {
 fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
     let (unshared_read, unshared_write) = pipe()?;
     let (exit_read, exit_write) = pipe()?;
-    // SAFETY: the child makes only async-signal-safe calls (unshare, close,
-    // write, read, _exit) on descriptors opened before the fork.
+    // SAFETY: the child makes only async-signal-safe calls (close_range or
+    // close, unshare, write, read, _exit) on descriptors opened before the
+    // fork.
     let child = unsafe { libc::fork() };
     if child < 0 {
         return Err(io::Error::last_os_error());
@@ -217,8 +218,10 @@ fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
     if child == 0 {
         // SAFETY: as above; the child never returns.
         unsafe {
-            libc::close(exit_write.as_raw_fd());
-            libc::close(unshared_read.as_raw_fd());
+            // Only its own two ends: a descriptor of another thread's claim
+            // held here would make that claim's helper wait for this one
+            // (and this one, holding its pipe, for it) for ever.
+            super::child_setup::close_all_but([unshared_write.as_raw_fd(), exit_read.as_raw_fd()]);
             let made = u8::from(libc::unshare(libc::CLONE_NEWUSER) == 0);
             libc::write(unshared_write.as_raw_fd(), (&raw const made).cast(), 1);
             // Until the runner is done with the namespace (it closes its
@@ -276,7 +279,13 @@ pub(crate) fn judge_is_root() -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
+
+    /// Held by the tests that claim uids: each expects to see the others'
+    /// claims come and go only while it does not look.
+    static CLAIMING: Mutex<()> = Mutex::new(());
 
     #[test]
     fn a_claimed_uid_is_no_one_elses() {
@@ -284,6 +293,7 @@ mod tests {
             eprintln!("skipped: claiming sandbox uids needs root");
             return;
         }
+        let _claiming = CLAIMING.lock().unwrap_or_else(|poison| poison.into_inner());
         let first = claim().unwrap();
         let second = claim().unwrap();
         assert_ne!(first.uid(), second.uid());
@@ -297,6 +307,40 @@ mod tests {
         assert!(
             namespace.to_string_lossy().starts_with("user:["),
             "{namespace:?}"
+        );
+    }
+
+    #[test]
+    fn uids_claimed_by_several_threads_at_once_never_wait_on_each_other() {
+        if !judge_is_root() {
+            eprintln!("skipped: claiming sandbox uids needs root");
+            return;
+        }
+        // Each claim forks a helper that holds the user namespace until the
+        // claimer closes its pipe. A helper that kept the descriptors of
+        // another thread's claim would wait for that claim's helper, and it
+        // for this one, for ever: the claims must all end.
+        let _claiming = CLAIMING.lock().unwrap_or_else(|poison| poison.into_inner());
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let barrier = std::sync::Barrier::new(3);
+            std::thread::scope(|scope| {
+                for _ in 0..3 {
+                    scope.spawn(|| {
+                        for _ in 0..100 {
+                            barrier.wait();
+                            drop(claim().unwrap());
+                        }
+                    });
+                }
+            });
+            let _ = done.send(());
+        });
+        assert!(
+            finished
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .is_ok(),
+            "claims made at once waited on each other"
         );
     }
 

@@ -19,6 +19,8 @@ pub mod programs;
 pub mod skip;
 #[path = "../support/snapshots.rs"]
 pub mod snapshots;
+#[path = "../support/watchdog.rs"]
+pub mod watchdog;
 
 use std::io::Write;
 use std::path::Path;
@@ -32,6 +34,7 @@ pub const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
 /// The `rotation-game` command.
 pub fn binary() -> Command {
+    watchdog::arm();
     Command::new(BINARY)
 }
 

@@ -21,7 +21,6 @@ mod support {
     pub mod isolation;
     pub mod processes;
     pub mod skip;
-    pub mod watchdog;
 }
 
 use std::process::{Child, Command, Stdio};

@@ -19,8 +19,6 @@ pub mod programs;
 pub mod skip;
 #[path = "../support/snapshots.rs"]
 pub mod snapshots;
-#[path = "../support/watchdog.rs"]
-pub mod watchdog;
 
 use std::io::Write;
 use std::path::Path;
@@ -34,7 +32,6 @@ pub const BINARY: &str = env!("CARGO_BIN_EXE_rotation-game");
 
 /// The `rotation-game` command.
 pub fn binary() -> Command {
-    watchdog::arm();
     Command::new(BINARY)
 }
 

@@ -22,9 +22,6 @@ pub mod programs;
 pub mod skip;
 #[path = "../support/snapshots.rs"]
 pub mod snapshots;
-#[cfg(unix)]
-#[path = "../support/watchdog.rs"]
-pub mod watchdog;
 
 #[cfg(unix)]
 pub use standalone::{SMALL_LIMIT, input_validators, output_validator, run};

@@ -10,8 +10,6 @@ use rotation_game::runner::{Isolation, Program, Runner, RunnerOptions};
 
 /// How runs are isolated and measured here.
 pub fn isolation() -> &'static Isolation {
-    // Every test that runs programs asks this first.
-    super::watchdog::arm();
     static ISOLATION: OnceLock<Isolation> = OnceLock::new();
     ISOLATION.get_or_init(|| {
         let program = Program::parse("true", Path::new("/")).expect("a command line");

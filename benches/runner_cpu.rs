@@ -9,10 +9,16 @@
 //! reaped below it. It subtracts the program's own CPU time (the sum of
 //! the runs' `cpu_seconds` in the JSON report), so that what is left is
 //! what judging costs: starting, limiting, measuring and judging each run.
-//! The least of the rounds, in microseconds per run, is compared with
-//! `benches/runner_cpu.baseline`; the bench fails when it is more than
-//! [`TOLERANCE_PERCENT`] over. It also prints the runner process's own
-//! part (`runner_cpu_seconds` in the report).
+//! Each round also runs the same program on the same boards with no
+//! runner at all, one process per board (fork, exec, wait), and takes
+//! that CPU time from `wait4` too: the bare run. The gated figure is the
+//! judging cost over the bare run's, a ratio of two figures measured side
+//! by side on one machine, so that a slower machine or kernel, which makes
+//! both dearer, does not move it much. The least of the rounds' ratios, in
+//! percent, is compared with `benches/runner_cpu.baseline`; the bench
+//! fails when it is more than [`TOLERANCE_PERCENT`] over. It also prints
+//! the microseconds behind the ratio and the runner process's own part
+//! (`runner_cpu_seconds` in the report).
 //!
 //!     cargo bench --bench runner_cpu                      # measure and gate
 //!     RUNNER_CPU_UPDATE=1 cargo bench --bench runner_cpu  # rewrite the baseline
@@ -43,6 +49,8 @@ const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/runner_cpu.
 /// One round's figures, in microseconds per run.
 #[derive(Clone, Copy, Debug)]
 struct Round {
+    /// The program started bare, with no runner: fork, exec, solve, wait.
+    bare: u64,
     /// Everything below the `stress` process, less the programs' own time.
     judging: u64,
     /// The `stress` process itself.
@@ -65,13 +73,24 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let dir = tempfile::tempdir().expect("a temporary folder");
+    let boards = match boards() {
+        Ok(boards) => boards,
+        Err(message) => {
+            eprintln!("runner_cpu: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut rounds = Vec::new();
     for round in 1..=ROUNDS {
-        match measure(&dir.path().join("report.json")) {
+        match measure(&dir.path().join("report.json"), &boards) {
             Ok(figures) => {
                 println!(
-                    "round {round}: {} µs of CPU a run judging (the runner process {} µs), the program {} µs",
-                    figures.judging, figures.runner, figures.program
+                    "round {round}: {} µs of CPU a run judging ({}% of a bare run's {} µs; the runner process {} µs), the program in the sandbox {} µs",
+                    figures.judging,
+                    figures.percent(),
+                    figures.bare,
+                    figures.runner,
+                    figures.program
                 );
                 rounds.push(figures);
             }
@@ -84,18 +103,21 @@ fn main() -> ExitCode {
     let best = rounds
         .iter()
         .copied()
-        .min_by_key(|round| round.judging)
+        .min_by_key(Round::percent)
         .expect("at least one round");
     println!(
-        "runner_cpu: {} µs of CPU a run judging, the least of {ROUNDS} rounds of {RUNS} runs",
-        best.judging
+        "runner_cpu: judging costs {}% of a bare run ({} µs against {} µs), the least of {ROUNDS} rounds of {RUNS} runs",
+        best.percent(),
+        best.judging,
+        best.bare
     );
     if std::env::var_os("RUNNER_CPU_UPDATE").is_some() {
         let text = format!(
-            "# CPU microseconds a sandboxed run costs beyond its program (benches/runner_cpu.rs).\n\
+            "# The CPU a sandboxed run costs beyond its program, in percent of the CPU of the\n\
+             # program run bare, with no runner (benches/runner_cpu.rs).\n\
              # `cargo bench --bench runner_cpu` fails when a run costs more than {TOLERANCE_PERCENT} percent over;\n\
              # RUNNER_CPU_UPDATE=1 rewrites this file.\n{}\n",
-            best.judging
+            best.percent()
         );
         fs::write(BASELINE, text).expect("the baseline is writable");
         println!("runner_cpu: baseline rewritten");
@@ -109,21 +131,79 @@ fn main() -> ExitCode {
         }
     };
     let allowed = baseline + baseline * TOLERANCE_PERCENT / 100;
-    if best.judging > allowed {
+    if best.percent() > allowed {
         eprintln!(
-            "runner_cpu: FAILED: {} µs a run, over the baseline's {baseline} µs by more than {TOLERANCE_PERCENT}% (at most {allowed} µs)",
-            best.judging
+            "runner_cpu: FAILED: judging costs {}% of a bare run, over the baseline's {baseline}% by more than {TOLERANCE_PERCENT} percent (at most {allowed}%)",
+            best.percent()
         );
         return ExitCode::FAILURE;
     }
     println!(
-        "runner_cpu: within {TOLERANCE_PERCENT}% of the baseline's {baseline} µs (at most {allowed} µs)"
+        "runner_cpu: within {TOLERANCE_PERCENT} percent of the baseline's {baseline}% (at most {allowed}%)"
     );
     ExitCode::SUCCESS
 }
 
-/// One campaign: its CPU time from `wait4`, less the programs' own.
-fn measure(json: &Path) -> Result<Round, String> {
+impl Round {
+    /// The judging cost in percent of the bare run's.
+    fn percent(&self) -> u64 {
+        (self.judging * 100).div_ceil(self.bare.max(1))
+    }
+}
+
+/// The campaign's boards, one judge input line each: `gen` with the
+/// campaign's seed and mix draws the same boards as `stress`.
+fn boards() -> Result<Vec<String>, String> {
+    let output = Command::new(BINARY)
+        .args(["gen", "--seed", "1", "--mix", "--boards", &RUNS.to_string()])
+        .output()
+        .map_err(|error| format!("cannot start {BINARY}: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "gen failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let text = String::from_utf8(output.stdout).map_err(|error| error.to_string())?;
+    let boards: Vec<String> = text
+        .lines()
+        .take_while(|line| line.trim() != "0")
+        .map(str::to_owned)
+        .collect();
+    if boards.len() as u64 != RUNS {
+        return Err(format!("gen gave {} boards, {RUNS} expected", boards.len()));
+    }
+    Ok(boards)
+}
+
+/// The bare runs: the program started once a board with no runner, its
+/// CPU time from `wait4`, in microseconds a run.
+fn bare(boards: &[String]) -> Result<u64, String> {
+    let mut total = Duration::ZERO;
+    for board in boards {
+        let mut child = Command::new(BINARY)
+            .arg("solve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|error| format!("cannot start {BINARY}: {error}"))?;
+        let mut stdin = child.stdin.take().ok_or("no standard input")?;
+        std::io::Write::write_all(&mut stdin, format!("{board}\n0\n").as_bytes())
+            .map_err(|error| format!("cannot write a board: {error}"))?;
+        drop(stdin);
+        let (status, cpu) = wait4(child.id())?;
+        if status != 0 {
+            return Err(format!("a bare solve failed (wait status {status:#x})"));
+        }
+        total += cpu;
+    }
+    Ok((total.as_secs_f64() * 1e6 / boards.len() as f64).round() as u64)
+}
+
+/// One round: the campaign's CPU time from `wait4`, less the programs'
+/// own, and the bare runs of the same boards.
+fn measure(json: &Path, boards: &[String]) -> Result<Round, String> {
+    let bare = bare(boards)?;
     let program = format!("{BINARY} solve");
     let child = Command::new(BINARY)
         .args(["stress", "--program", &program, "--seed", "1", "--mix"])
@@ -157,6 +237,7 @@ fn measure(json: &Path) -> Result<Round, String> {
         .ok_or("the report has no runner_cpu_seconds")?;
     let per_run = |seconds: f64| (seconds * 1e6 / RUNS as f64).round() as u64;
     Ok(Round {
+        bare,
         judging: per_run((cpu.as_secs_f64() - program).max(0.0)),
         runner: per_run(runner),
         program: per_run(program),
@@ -183,7 +264,7 @@ fn wait4(pid: u32) -> Result<(i32, Duration), String> {
     Ok((status, time(usage.ru_utime) + time(usage.ru_stime)))
 }
 
-/// The committed baseline: the first line that is not a comment.
+/// The committed baseline, in percent: the first line that is not a comment.
 fn read_baseline() -> Result<u64, String> {
     let text = fs::read_to_string(BASELINE).map_err(|error| error.to_string())?;
     text.lines()
@@ -191,5 +272,5 @@ fn read_baseline() -> Result<u64, String> {
         .find(|line| !line.is_empty() && !line.starts_with('#'))
         .ok_or_else(|| "no figure".to_owned())?
         .parse()
-        .map_err(|error| format!("not a number of microseconds: {error}"))
+        .map_err(|error| format!("not a whole percentage: {error}"))
 }

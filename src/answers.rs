@@ -474,7 +474,8 @@ fn write_answers<W: Write>(
 /// pool solves: it reads the next window of batches while the pool solves
 /// the current one, and writes a window's answers, in input order, while
 /// the pool solves the next. At most three windows are held, so memory stays
-/// bounded.
+/// bounded. An input of one batch is solved on the calling thread, with no
+/// pool started.
 ///
 /// # Errors
 ///
@@ -579,7 +580,6 @@ fn solve_in_parallel<R: Read + Send, W: Write>(
     report: &mut dyn FnMut(&CaseError),
     summary: &mut SolveSummary,
 ) -> io::Result<()> {
-    let pool = solving_pool(options)?;
     let mut stage = StreamStage {
         cases,
         window_batches: options.threads * BATCHES_PER_THREAD,
@@ -589,17 +589,13 @@ fn solve_in_parallel<R: Read + Send, W: Write>(
         report,
         summary,
     };
-    ordered_windows(&pool, &mut stage, &|buffers: &mut BatchBuffers| {
-        answering.batch(&buffers.batch, &mut buffers.answers);
-    })
-}
-
-/// The rayon pool that solves for a several-thread run.
-fn solving_pool(options: SolveOptions) -> io::Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(io::Error::other)
+    ordered_windows(
+        options.threads,
+        &mut stage,
+        &|buffers: &mut BatchBuffers| {
+            answering.batch(&buffers.batch, &mut buffers.answers);
+        },
+    )
 }
 
 /// [`solve_in_parallel`]'s windows: batches read by the calling thread.

@@ -142,6 +142,9 @@ impl Chunk {
 pub(super) struct FileChunks<'a> {
     file: &'a File,
     start: u64,
+    /// The judge input's length when it was opened: how many chunks a
+    /// window asks for. Reading, not this, finds the end.
+    length: u64,
 }
 
 impl<'a> FileChunks<'a> {
@@ -152,9 +155,13 @@ impl<'a> FileChunks<'a> {
         if !cfg!(any(unix, windows)) {
             return None;
         }
-        let regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
-        let start = regular.then(|| (&*file).stream_position().ok()).flatten()?;
-        Some(FileChunks { file, start })
+        let metadata = file.metadata().ok().filter(std::fs::Metadata::is_file)?;
+        let start = (&*file).stream_position().ok()?;
+        Some(FileChunks {
+            file,
+            start,
+            length: metadata.len().saturating_sub(start),
+        })
     }
 
     /// Reads `block.len()` bytes from `offset` of the judge input into
@@ -187,9 +194,9 @@ impl<'a> FileChunks<'a> {
         report: &mut dyn FnMut(&CaseError),
         summary: &mut SolveSummary,
     ) -> io::Result<()> {
-        let pool = super::solving_pool(options)?;
         let mut stage = ChunkStage {
             next_offset: 0,
+            length: self.length,
             window_chunks: options.threads * BATCHES_PER_THREAD,
             written: Written {
                 offset: 0,
@@ -201,7 +208,7 @@ impl<'a> FileChunks<'a> {
             report: &mut *report,
             summary: &mut *summary,
         };
-        ordered_windows(&pool, &mut stage, &|chunk: &mut Chunk| {
+        ordered_windows(options.threads, &mut stage, &|chunk: &mut Chunk| {
             chunk.answer(&self, answering);
         })?;
         let written = stage.written;
@@ -233,6 +240,8 @@ struct Written {
 /// answered by the pool; written while every chunk before them was clean.
 struct ChunkStage<'a, W: Write> {
     next_offset: u64,
+    /// [`FileChunks::length`].
+    length: u64,
     window_chunks: usize,
     written: Written,
     output: &'a mut W,
@@ -242,9 +251,19 @@ struct ChunkStage<'a, W: Write> {
 }
 
 impl<W: Write> Stage<Chunk> for ChunkStage<'_, W> {
-    /// The next chunks: always more, as only reading them finds the end.
+    /// The next chunks, as many as the file's length when it was opened
+    /// still covers, at least one and at most a window: so a file of one
+    /// chunk is one window of one chunk, which the calling thread solves
+    /// without a pool. Always more, as only reading them finds the end (the
+    /// file may have grown).
     fn take_window(&mut self, free: &mut Vec<Chunk>) -> (Vec<Chunk>, bool) {
-        let window = (0..self.window_chunks)
+        let left = self
+            .length
+            .saturating_sub(self.next_offset)
+            .div_ceil(CHUNK_BYTES as u64);
+        let size = usize::try_from(left)
+            .map_or(self.window_chunks, |left| left.clamp(1, self.window_chunks));
+        let window = (0..size)
             .map(|_| {
                 let mut chunk = free.pop().unwrap_or_else(Chunk::new);
                 chunk.offset = self.next_offset;

@@ -22,11 +22,18 @@ pub(super) trait Stage<T> {
     fn write(&mut self, item: &T) -> io::Result<bool>;
 }
 
-/// Runs `stage` on `pool`: the calling thread takes a window while the
-/// pool works on the one before it (`work` on each item, in parallel), and
-/// writes a window's items in order while the pool works on the next. At
-/// most three windows are held at once (being taken, worked on, written),
-/// so memory is bounded by the windows' size, whatever the input's.
+/// Runs `stage` on a pool of `threads` threads: the calling thread takes a
+/// window while the pool works on the one before it (`work` on each item,
+/// in parallel), and writes a window's items in order while the pool works
+/// on the next. At most three windows are held at once (being taken,
+/// worked on, written), so memory is bounded by the windows' size,
+/// whatever the input's.
+///
+/// An item is never split between threads, so while the windows hold one
+/// item each (a small input) the calling thread works them itself, and the
+/// pool is started at the first window of several: starting it costs more
+/// CPU than solving a few boards, and a judge or a stress test runs
+/// `solve` once for every small input.
 ///
 /// When [`Stage::write`] ends the run, the items still waiting for `work`
 /// are skipped. A panic in `work` is raised again on the calling thread
@@ -34,17 +41,35 @@ pub(super) trait Stage<T> {
 ///
 /// # Errors
 ///
-/// The first error of [`Stage::write`].
+/// The first error of [`Stage::write`], or a failure to start the pool.
 pub(super) fn ordered_windows<T: Send>(
-    pool: &rayon::ThreadPool,
+    threads: usize,
     stage: &mut dyn Stage<T>,
     work: &(dyn Fn(&mut T) + Sync),
 ) -> io::Result<()> {
+    let mut free: Vec<T> = Vec::new();
+    let (mut first, mut more) = stage.take_window(&mut free);
+    while first.len() <= 1 {
+        first.iter_mut().for_each(work);
+        for item in &first {
+            if stage.write(item)? {
+                return Ok(());
+            }
+        }
+        if !more {
+            return Ok(());
+        }
+        free.extend(first);
+        (first, more) = stage.take_window(&mut free);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(io::Error::other)?;
     // Set when the run ends, so that items still queued are not worked on
     // for nothing.
     let cancelled = AtomicBool::new(false);
     let cancelled = &cancelled;
-    let mut free: Vec<T> = Vec::new();
     pool.in_place_scope(|scope| {
         // Starts work on a window; the window comes back, worked, on the
         // returned channel, which closes without it if `work` panicked.
@@ -61,9 +86,8 @@ pub(super) fn ordered_windows<T: Send>(
             });
             receiver
         };
-        let mut write_in_order = || {
-            let (window, mut more) = stage.take_window(&mut free);
-            let mut working = start(window);
+        let write_in_order = || {
+            let mut working = start(first);
             loop {
                 // Take the next window while the pool works on this one.
                 let next = more.then(|| {
@@ -97,13 +121,6 @@ pub(super) fn ordered_windows<T: Send>(
 mod tests {
     use super::*;
 
-    fn two_threads() -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap()
-    }
-
     /// Numbers 0.. in windows of three, squared by the pool, written in
     /// order, until the one numbered `last` is written.
     struct Squares {
@@ -130,14 +147,13 @@ mod tests {
 
     #[test]
     fn items_are_written_in_order_and_the_run_ends_where_write_says() {
-        let pool = two_threads();
         let mut stage = Squares {
             next: 0,
             last: Some(100),
             windows: 0,
             written: Vec::new(),
         };
-        ordered_windows(&pool, &mut stage, &|item: &mut u64| *item *= *item).unwrap();
+        ordered_windows(2, &mut stage, &|item: &mut u64| *item *= *item).unwrap();
         assert_eq!(stage.written, (0..=100).map(|n| n * n).collect::<Vec<_>>());
         // 101 items in windows of 3: 34 windows written, and one more taken
         // ahead at most.
@@ -155,14 +171,12 @@ mod tests {
                 Err(io::Error::other("disk full"))
             }
         }
-        let pool = two_threads();
-        let error = ordered_windows(&pool, &mut Failing, &|_: &mut u8| {}).unwrap_err();
+        let error = ordered_windows(2, &mut Failing, &|_: &mut u8| {}).unwrap_err();
         assert_eq!(error.to_string(), "disk full");
     }
 
     #[test]
     fn a_panic_in_work_reaches_the_caller_after_the_items_before_it() {
-        let pool = two_threads();
         let mut stage = Squares {
             next: 0,
             last: None,
@@ -170,12 +184,64 @@ mod tests {
             written: Vec::new(),
         };
         let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            ordered_windows(&pool, &mut stage, &|item: &mut u64| {
+            ordered_windows(2, &mut stage, &|item: &mut u64| {
                 assert!(*item != 7, "seven");
                 *item *= *item;
             })
         }));
         assert!(panicked.is_err());
         assert_eq!(stage.written, [0, 1, 4, 9, 16, 25]);
+    }
+
+    /// Windows of the given sizes, each item recording whether a pool
+    /// thread worked it.
+    struct Sized {
+        sizes: Vec<usize>,
+        written: Vec<Option<usize>>,
+    }
+
+    impl Stage<Option<usize>> for Sized {
+        fn take_window(&mut self, _: &mut Vec<Option<usize>>) -> (Vec<Option<usize>>, bool) {
+            let size = self.sizes.remove(0);
+            (vec![None; size], !self.sizes.is_empty())
+        }
+
+        fn write(&mut self, item: &Option<usize>) -> io::Result<bool> {
+            self.written.push(*item);
+            Ok(false)
+        }
+    }
+
+    const ON_A_POOL_THREAD: Option<usize> = Some(usize::MAX);
+
+    fn record_the_thread(item: &mut Option<usize>) {
+        *item = rayon::current_thread_index().map(|_| usize::MAX);
+    }
+
+    #[test]
+    fn windows_of_one_item_are_worked_on_the_calling_thread_until_one_of_several() {
+        let mut small = Sized {
+            sizes: vec![1, 0, 1],
+            written: Vec::new(),
+        };
+        ordered_windows(2, &mut small, &record_the_thread).unwrap();
+        assert_eq!(small.written, [None, None], "no pool for single items");
+
+        let mut growing = Sized {
+            sizes: vec![1, 3, 1],
+            written: Vec::new(),
+        };
+        ordered_windows(2, &mut growing, &record_the_thread).unwrap();
+        assert_eq!(
+            growing.written,
+            [
+                None,
+                ON_A_POOL_THREAD,
+                ON_A_POOL_THREAD,
+                ON_A_POOL_THREAD,
+                ON_A_POOL_THREAD
+            ],
+            "the pool starts at the first window of several and works the rest"
+        );
     }
 }

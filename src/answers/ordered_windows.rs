@@ -195,52 +195,44 @@ mod tests {
 
     /// Windows of the given sizes, each item recording whether a pool
     /// thread worked it.
-    struct Sized {
+    struct Windows {
         sizes: Vec<usize>,
-        written: Vec<Option<usize>>,
+        written: Vec<bool>,
     }
 
-    impl Stage<Option<usize>> for Sized {
-        fn take_window(&mut self, _: &mut Vec<Option<usize>>) -> (Vec<Option<usize>>, bool) {
+    impl Stage<bool> for Windows {
+        fn take_window(&mut self, _: &mut Vec<bool>) -> (Vec<bool>, bool) {
             let size = self.sizes.remove(0);
-            (vec![None; size], !self.sizes.is_empty())
+            (vec![false; size], !self.sizes.is_empty())
         }
 
-        fn write(&mut self, item: &Option<usize>) -> io::Result<bool> {
-            self.written.push(*item);
+        fn write(&mut self, on_a_pool_thread: &bool) -> io::Result<bool> {
+            self.written.push(*on_a_pool_thread);
             Ok(false)
         }
     }
 
-    const ON_A_POOL_THREAD: Option<usize> = Some(usize::MAX);
-
-    fn record_the_thread(item: &mut Option<usize>) {
-        *item = rayon::current_thread_index().map(|_| usize::MAX);
+    fn record_the_thread(on_a_pool_thread: &mut bool) {
+        *on_a_pool_thread = rayon::current_thread_index().is_some();
     }
 
     #[test]
     fn windows_of_one_item_are_worked_on_the_calling_thread_until_one_of_several() {
-        let mut small = Sized {
+        let mut small = Windows {
             sizes: vec![1, 0, 1],
             written: Vec::new(),
         };
         ordered_windows(2, &mut small, &record_the_thread).unwrap();
-        assert_eq!(small.written, [None, None], "no pool for single items");
+        assert_eq!(small.written, [false, false], "no pool for single items");
 
-        let mut growing = Sized {
+        let mut growing = Windows {
             sizes: vec![1, 3, 1],
             written: Vec::new(),
         };
         ordered_windows(2, &mut growing, &record_the_thread).unwrap();
         assert_eq!(
             growing.written,
-            [
-                None,
-                ON_A_POOL_THREAD,
-                ON_A_POOL_THREAD,
-                ON_A_POOL_THREAD,
-                ON_A_POOL_THREAD
-            ],
+            [false, true, true, true, true],
             "the pool starts at the first window of several and works the rest"
         );
     }

@@ -47,6 +47,7 @@ use std::io::{self, Read};
 
 use crate::board::Board;
 use crate::geometry::CELL_COUNT;
+use crate::quote::Quote;
 use crate::read_buffer::BUFFER_SIZE;
 
 /// Options of [`validate`].
@@ -57,7 +58,8 @@ pub struct ValidateOptions {
     pub max_cases: Option<usize>,
 }
 
-/// One byte as a message shows it: `'1'`, `a space`, `'\x00'`.
+/// One byte as a message shows it: `"1"`, `a space`, `"\x00"`, quoted as
+/// every message of the crate quotes ([`crate::quote::Quote`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Found(pub u8);
 
@@ -68,7 +70,7 @@ impl fmt::Display for Found {
             b'\t' => f.write_str("a tab"),
             b'\r' => f.write_str("a CR (line ends must be LF only)"),
             b'\n' => f.write_str("the line end"),
-            byte => write!(f, "'{}'", [byte].escape_ascii()),
+            byte => write!(f, "{}", Quote::new(&[byte])),
         }
     }
 }
@@ -166,7 +168,7 @@ impl fmt::Display for Rule {
             Rule::TrailingSpace => f.write_str("trailing space at the end of the line"),
             Rule::ZeroInsideCase { values_read } => write!(
                 f,
-                "expected a value 1, 2 or 3 (value {} of {CELL_COUNT}), found '0': 0 is only the final line",
+                "expected a value 1, 2 or 3 (value {} of {CELL_COUNT}), found \"0\": 0 is only the final line",
                 values_read + 1
             ),
             Rule::ExpectedSpace { values_read, found } => write!(

@@ -82,7 +82,7 @@ fn values_are_single_digits_one_to_three() {
         (
             1,
             9,
-            "expected a value 1, 2 or 3 (value 5 of 24), found '4'".into()
+            "expected a value 1, 2 or 3 (value 5 of 24), found \"4\"".into()
         )
     );
     let zero = CASE.replacen('3', "0", 1);
@@ -165,7 +165,7 @@ fn binary_bytes_are_quoted_escaped() {
     let found = error("\0");
     assert_eq!(
         found.to_string(),
-        "line 1, column 1: expected a case (values 1, 2 or 3) or the final 0 line, found '\\x00'"
+        "line 1, column 1: expected a case (values 1, 2 or 3) or the final 0 line, found \"\\x00\""
     );
 }
 

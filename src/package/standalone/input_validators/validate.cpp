@@ -99,7 +99,7 @@ int main() {
                 } else if (byte == '\n') {
                     reject("trailing space at the end of the line");
                 } else if (byte == '0') {
-                    reject("expected a value 1, 2 or 3 (value %d of 24), found '0': 0 is only the final line",
+                    reject("expected a value 1, 2 or 3 (value %d of 24), found \"0\": 0 is only the final line",
                            values + 1);
                 } else {
                     reject("expected a value 1, 2 or 3 (value %d of 24), found %s", values + 1, found(byte));

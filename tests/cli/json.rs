@@ -223,3 +223,92 @@ fn an_error_in_json_mode_is_a_json_object_on_standard_output() {
         assert!(run(&text_args).stdout.is_empty());
     }
 }
+
+/// `validate` and `check` read files after their flags, so their report's
+/// file takes an equals sign: `--json FILE` validates FILE.
+#[test]
+fn validate_and_check_say_their_verdict_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sample.txt");
+    let sample = sample.to_str().unwrap();
+    let before = std::fs::read(sample).unwrap();
+
+    let valid = run(&["validate", "--json", sample]);
+    assert_eq!(valid.status.code(), Some(0), "{valid:?}");
+    let report = parsed_alone(&valid);
+    assert_documented("validate --json", &report);
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["cases"], 2);
+    assert_eq!(report["input"], sample);
+    assert!(report["error"].is_null());
+    assert_eq!(std::fs::read(sample).unwrap(), before, "the input changed");
+    assert_eq!(crate::support::stderr(&valid), "ok 2 cases\n");
+
+    let bad = crate::support::write(
+        dir.path(),
+        "bad.in",
+        "1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3\n1 1 x\n0\n",
+    );
+    let invalid = run(&["validate", "--json", &bad]);
+    assert_eq!(invalid.status.code(), Some(3), "{invalid:?}");
+    let report = parsed_alone(&invalid);
+    assert_documented("validate --json", &report);
+    assert_eq!(report["valid"], false);
+    assert!(report["cases"].is_null());
+    assert_eq!(report["error"]["line"], 2);
+    assert_eq!(report["error"]["column"], 5);
+    let message = report["error"]["message"].as_str().unwrap();
+    assert_eq!(
+        crate::support::stderr(&invalid),
+        format!("{bad}:2:5: {message}\n")
+    );
+
+    // --json=FILE, and --quiet: nothing on either stream.
+    let path = dir.path().join("validate.json");
+    let file_arg = format!("--json={}", path.display());
+    let quiet = run(&["validate", "--quiet", &file_arg, &bad]);
+    assert_eq!(quiet.status.code(), Some(3), "{quiet:?}");
+    assert!(
+        quiet.stdout.is_empty() && quiet.stderr.is_empty(),
+        "{quiet:?}"
+    );
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(written, report);
+
+    // check: the solver's answers are accepted, a wrong one is not.
+    let answers = run(&["solve", sample]);
+    assert!(answers.status.success(), "{answers:?}");
+    let right = crate::support::write(dir.path(), "right.out", &answers.stdout);
+    let accepted = run(&["check", "--json", sample, &right]);
+    assert_eq!(accepted.status.code(), Some(0), "{accepted:?}");
+    let report = parsed_alone(&accepted);
+    assert_documented("check --json", &report);
+    assert_eq!(report["verdict"], "AC");
+    assert!(report["case"].is_null());
+    assert_eq!(
+        crate::support::stderr(&accepted),
+        format!("{}\n", report["message"].as_str().unwrap())
+    );
+
+    let wrong_text = stdout(&answers).replacen('2', "3", 1);
+    let wrong = crate::support::write(dir.path(), "wrong.out", wrong_text);
+    let rejected = run(&["check", "--json", sample, &wrong]);
+    assert_eq!(rejected.status.code(), Some(1), "{rejected:?}");
+    let report = parsed_alone(&rejected);
+    assert_documented("check --json", &report);
+    assert_eq!(report["verdict"], "WA");
+    assert_eq!(report["case"], 1);
+
+    let path = dir.path().join("check.json");
+    let file_arg = format!("--json={}", path.display());
+    let quiet = run(&["check", "-q", &file_arg, sample, &wrong]);
+    assert_eq!(quiet.status.code(), Some(1), "{quiet:?}");
+    assert!(
+        quiet.stdout.is_empty() && quiet.stderr.is_empty(),
+        "{quiet:?}"
+    );
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(written, report);
+}

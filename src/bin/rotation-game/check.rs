@@ -7,10 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use rotation_game::checker::{CheckOptions, Checker, CheckerVerdict, DEFAULT_OUTPUT_LIMIT, Reason};
+use rotation_game::checker::{
+    CheckOptions, Checker, CheckerVerdict, DEFAULT_OUTPUT_LIMIT, Reason, VerdictKind,
+};
 use rotation_game::exit_codes::ExitCodes;
+use serde::Serialize;
 
 use crate::exit;
+use crate::output_args::{self, OutputArgs};
 
 /// Judge a contestant's output against the exact answers, which the checker
 /// computes itself.
@@ -32,6 +36,12 @@ use crate::exit;
 /// CRLF line ends, a missing final newline and blank lines after the last
 /// case are accepted unless --strict. An output longer than
 /// --output-limit is a wrong answer, decided without reading it all.
+///
+/// Examples:
+///     rotation-game solve tests.in > tests.ans
+///     ./my-solution < tests.in > out.txt
+///     rotation-game check tests.in out.txt tests.ans
+///     rotation-game check --json tests.in out.txt
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct CheckArgs {
@@ -64,6 +74,55 @@ pub struct CheckArgs {
     /// The most bytes the output may hold.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
     output_limit: u64,
+
+    /// Write the verdict as JSON (verdict, case, message: docs/json.md): to
+    /// standard output, which then carries the JSON and nothing else, or
+    /// with --json=FILE to FILE. The equals sign is needed, so that a file
+    /// to check after --json is never taken for the report's.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-")]
+    json: Option<PathBuf>,
+
+    /// Say nothing: the exit status (and --json=FILE) tell the verdict.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The JSON form of the verdict (docs/json.md).
+#[derive(Serialize)]
+struct CheckJson {
+    verdict: &'static str,
+    case: Option<usize>,
+    message: String,
+}
+
+/// A verdict's code, as `stress` and `judge` write verdicts.
+fn code(kind: VerdictKind) -> &'static str {
+    match kind {
+        VerdictKind::Ok => "AC",
+        VerdictKind::WrongAnswer => "WA",
+        VerdictKind::WrongFormat => "PE",
+        VerdictKind::Fail => "FAIL",
+    }
+}
+
+/// Says `verdict` on standard error (unless --quiet) and as JSON where
+/// --json asks; the status to exit with instead of the verdict's, when the
+/// JSON cannot be written.
+fn report(verdict: &CheckerVerdict, output: &OutputArgs) -> Result<(), ExitCode> {
+    if !output.quiet {
+        eprintln!("{verdict}");
+    }
+    let json = CheckJson {
+        verdict: code(verdict.kind()),
+        case: verdict.case(),
+        message: verdict.to_string(),
+    };
+    match output.write_json(json)? {
+        // A reader that stopped early (a closed pipe) leaves the verdict's
+        // status as it is.
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(exit::write_failure(&error)),
+        _ => Ok(()),
+    }
 }
 
 /// A FAIL verdict for a file that cannot be opened.
@@ -83,6 +142,11 @@ fn load_checker(path: &Path) -> Result<Checker, CheckerVerdict> {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
+    let output = OutputArgs {
+        json: args.json.clone(),
+        quiet: args.quiet,
+    };
+    output.take_errors();
     let options = CheckOptions {
         strict_whitespace: args.strict
             || (args.kattis
@@ -94,25 +158,33 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     if args.kattis {
         let Some(feedback_dir) = &args.third else {
-            eprintln!("rotation-game: check --kattis needs INPUT ANSWER FEEDBACK_DIR");
-            return ExitCode::from(exit::USAGE);
+            return output_args::fail(
+                "check --kattis needs INPUT ANSWER FEEDBACK_DIR",
+                exit::USAGE,
+            );
         };
         let verdict = load_checker(&args.input).and_then(|checker| {
             let answer = File::open(&args.second).map_err(|e| unopenable(&args.second, &e))?;
             Ok(checker.check_with_answer(io::stdin().lock(), Some(answer), &options))
         });
         let verdict = verdict.unwrap_or_else(|fail| fail);
-        eprintln!("{verdict}");
+        if let Err(status) = report(&verdict, &output) {
+            return status;
+        }
         let message = feedback_dir.join("judgemessage.txt");
         if let Err(error) = fs::write(&message, format!("{verdict}\n")) {
-            eprintln!("rotation-game: cannot write {}: {error}", message.display());
-            return ExitCode::from(exit::IO_ERROR);
+            return output_args::fail(
+                format!("cannot write {}: {error}", message.display()),
+                exit::IO_ERROR,
+            );
         }
         return ExitCode::from(ExitCodes::Kattis.checker_exit_code(verdict.kind()));
     }
     if !args.judge_flags.is_empty() {
-        eprintln!("rotation-game: check takes INPUT OUTPUT [ANSWER] (more only with --kattis)");
-        return ExitCode::from(exit::USAGE);
+        return output_args::fail(
+            "check takes INPUT OUTPUT [ANSWER] (more only with --kattis)",
+            exit::USAGE,
+        );
     }
     let verdict = load_checker(&args.input).and_then(|checker| {
         let output = File::open(&args.second).map_err(|e| unopenable(&args.second, &e))?;
@@ -123,6 +195,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Ok(checker.check_with_answer(output, answer, &options))
     });
     let verdict = verdict.unwrap_or_else(|fail| fail);
-    eprintln!("{verdict}");
+    if let Err(status) = report(&verdict, &output) {
+        return status;
+    }
     ExitCode::from(ExitCodes::Testlib.checker_exit_code(verdict.kind()))
 }

@@ -1,14 +1,17 @@
 //! `rotation-game validate`: the strict validator for test files.
 
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use rotation_game::exit_codes::ExitCodes;
 use rotation_game::validator::{self, Rule, ValidateOptions};
+use serde::Serialize;
 
 use crate::exit;
 use crate::input;
+use crate::output_args::{self, OutputArgs};
 
 /// Validate a test file strictly: one case per line, 24 values 1-3
 /// separated by single spaces, each digit exactly eight times, LF line
@@ -17,6 +20,11 @@ use crate::input;
 /// Valid: "ok N cases" on standard error and exit 0 (42 with --kattis).
 /// Invalid: "FILE:LINE:COLUMN: reason" on standard error and exit 3 (43 with
 /// --kattis). An INPUT that cannot be opened exits 66.
+///
+/// Examples:
+///     rotation-game validate data/secret/01.in
+///     rotation-game gen --seed 1 --boards 30 | rotation-game validate --max-cases 30
+///     rotation-game validate --json tests.in
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct ValidateArgs {
@@ -30,9 +38,42 @@ pub struct ValidateArgs {
     /// Use the Kattis convention: exit 42 when valid, 43 when invalid.
     #[arg(long)]
     kattis: bool,
+
+    /// Write the verdict as JSON (input, valid, cases, error: docs/json.md): to
+    /// standard output, which then carries the JSON and nothing else, or
+    /// with --json=FILE to FILE. The equals sign is needed, so that a file
+    /// to check after --json is never taken for the report's.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-")]
+    json: Option<PathBuf>,
+
+    /// Say nothing: the exit status (and --json=FILE) tell the verdict.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The JSON form of the verdict (docs/json.md).
+#[derive(Serialize)]
+struct ValidateJson<'a> {
+    input: &'a str,
+    valid: bool,
+    cases: Option<usize>,
+    error: Option<ErrorJson>,
+}
+
+/// Where the file breaks a rule, and which.
+#[derive(Serialize)]
+struct ErrorJson {
+    line: u64,
+    column: u64,
+    message: String,
 }
 
 pub fn run(args: ValidateArgs) -> ExitCode {
+    let output = OutputArgs {
+        json: args.json.clone(),
+        quiet: args.quiet,
+    };
+    output.take_errors();
     let name = match args.input.as_deref() {
         Some(path) if path.as_os_str() != "-" => path.display().to_string(),
         _ => String::from("<stdin>"),
@@ -40,8 +81,10 @@ pub fn run(args: ValidateArgs) -> ExitCode {
     let reader = match input::open(args.input.as_deref()) {
         Ok(reader) => reader,
         Err((path, error)) => {
-            eprintln!("rotation-game: cannot open {}: {error}", path.display());
-            return ExitCode::from(exit::NO_INPUT);
+            return output_args::fail(
+                format!("cannot open {}: {error}", path.display()),
+                exit::NO_INPUT,
+            );
         }
     };
     let options = ValidateOptions {
@@ -52,21 +95,19 @@ pub fn run(args: ValidateArgs) -> ExitCode {
     } else {
         ExitCodes::Testlib
     };
-    let (valid, invalid) = (
-        convention.validator_exit_code(true),
-        convention.validator_exit_code(false),
-    );
-    match validator::validate_each(reader, &options, &mut |_| {}) {
-        Ok(1) => {
-            eprintln!("ok 1 case");
-            ExitCode::from(valid)
-        }
+    let mut json = ValidateJson {
+        input: &name,
+        valid: true,
+        cases: None,
+        error: None,
+    };
+    let said = match validator::validate_each(reader, &options, &mut |_| {}) {
         Ok(cases) => {
-            eprintln!("ok {cases} cases");
-            ExitCode::from(valid)
+            json.cases = Some(cases);
+            format!("ok {cases} case{}", if cases == 1 { "" } else { "s" })
         }
         Err(error) => {
-            let rule = match error.rule() {
+            let message = match error.rule() {
                 // The command line names the limit by its flag.
                 Rule::TooManyCases { max_cases } => format!(
                     "more than {max_cases} case{} (--max-cases {max_cases})",
@@ -74,8 +115,26 @@ pub fn run(args: ValidateArgs) -> ExitCode {
                 ),
                 rule => rule.to_string(),
             };
-            eprintln!("{name}:{}:{}: {rule}", error.line(), error.column());
-            ExitCode::from(invalid)
+            let said = format!("{name}:{}:{}: {message}", error.line(), error.column());
+            json.valid = false;
+            json.error = Some(ErrorJson {
+                line: error.line(),
+                column: error.column(),
+                message,
+            });
+            said
         }
+    };
+    // The verdict is a line on standard error, not a report on standard
+    // output, so it is said unless --quiet, even beside JSON on stdout.
+    if !output.quiet {
+        eprintln!("{said}");
+    }
+    match output.write_json(&json) {
+        // A reader that stopped early (a closed pipe) leaves the verdict's
+        // status as it is.
+        Ok(Err(error)) if error.kind() != io::ErrorKind::BrokenPipe => exit::write_failure(&error),
+        Ok(_) => ExitCode::from(convention.validator_exit_code(json.valid)),
+        Err(status) => status,
     }
 }

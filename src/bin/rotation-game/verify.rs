@@ -357,4 +357,62 @@ mod tests {
             "{summary}"
         );
     }
+
+    /// Optimal, but tries the moves from H down to A: the planted solver of
+    /// docs/verify.md's example disagreement.
+    struct WrongOrder;
+
+    impl Solver for WrongOrder {
+        fn name(&self) -> &str {
+            "wrong-order"
+        }
+
+        fn solve(
+            &self,
+            board: &rotation_game::Board,
+        ) -> Result<Solution, rotation_game::SolveError> {
+            let mut order = rotation_game::Move::ALL;
+            order.reverse();
+            let descent = rotation_game::solver::descend(board, &order, |b| {
+                rotation_game::pattern_database::optimal_length(b).moves()
+            });
+            Ok(Solution {
+                moves: descent.moves,
+                centre: descent.end.uniform_centre().unwrap(),
+                nodes: 0,
+            })
+        }
+    }
+
+    /// The `text` block of docs/verify.md, after its `heading` line.
+    fn documented_block(after: &str) -> String {
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/verify.md"),
+        )
+        .unwrap();
+        let start = page.find(after).expect("the sentence before the block");
+        let block = &page[start..];
+        let block = &block[block.find("```text\n").expect("a text block") + 8..];
+        block[..block.find("```").unwrap()].to_owned()
+    }
+
+    #[test]
+    fn the_documented_disagreement_is_what_verify_prints() {
+        let generator = Generator::new(2286, rotation_game::generator::Mode::Uniform);
+        let pdb = rotation_game::PdbSolver::default();
+        let source = BoardSource::Generated {
+            generator: &generator,
+            count: 1,
+        };
+        let report = verify(source, &[&pdb, &WrongOrder], 1, &|_| {}).unwrap();
+        let [disagreement] = &report.disagreements[..] else {
+            panic!("one disagreement expected: {:?}", report.disagreements);
+        };
+        let mut text = Vec::new();
+        write_disagreement(&mut text, disagreement, &generator).unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            documented_block("a planted solver that tries the moves")
+        );
+    }
 }

@@ -195,10 +195,21 @@ fn a_promoted_crash_fails_the_replay_of_the_broken_build_only() {
         regressions.join("parse/planted-bug").display()
     );
     assert!(replayed.contains(&named), "{named} not in:\n{replayed}");
-    println!(
-        "{}",
-        replayed.lines().find(|line| line.contains(&named)).unwrap()
-    );
+    let replay_line = replayed.lines().find(|line| line.contains(&named)).unwrap();
+    println!("{replay_line}");
+    if said.contains("minimized from") {
+        // docs/fuzzing.md shows this output.
+        let page = std::fs::read_to_string(repository().join("docs/fuzzing.md")).unwrap();
+        let block = &page[page.find("```text\npromote: minimizing").unwrap() + 8..];
+        let expected: Vec<&str> = block[..block.find("```").unwrap()].lines().collect();
+        let printed = format!("{said}\n{replay_line}");
+        let printed: Vec<&str> = printed.lines().collect();
+        assert!(
+            crate::readme::lines_match(&expected, &printed),
+            "docs/fuzzing.md's output is not what was printed:\n{}",
+            printed.join("\n")
+        );
+    }
 
     // This build is not broken: its replay of the same file passes.
     let parse = Target::find("parse").unwrap();

@@ -100,25 +100,11 @@ impl ChildSetup {
 /// (Linux 5.11 and later), else one by one up to the descriptor limit.
 /// Async-signal-safe.
 pub(crate) fn close_on_exec_from(first: u32) {
-    // SAFETY: close_range, getrlimit and fcntl are async-signal-safe and
-    // touch no memory of ours but `limit`.
-    unsafe {
-        if libc::syscall(
-            libc::SYS_close_range,
-            first,
-            u32::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        ) == 0
-        {
-            return;
-        }
-        let mut limit: libc::rlimit = std::mem::zeroed();
-        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
-        let last = limit.rlim_cur.min(1 << 16) as i32;
-        for fd in first as i32..last {
-            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        }
-    }
+    let first = i32::try_from(first).unwrap_or(i32::MAX);
+    over_range(first, i32::MAX, libc::CLOSE_RANGE_CLOEXEC, |fd| {
+        // SAFETY: fcntl is async-signal-safe and touches no memory.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    });
 }
 
 /// Closes every descriptor from 3 on but the two in `keep`: for a child
@@ -127,27 +113,37 @@ pub(crate) fn close_on_exec_from(first: u32) {
 /// there). Async-signal-safe.
 pub(crate) fn close_all_but(keep: [i32; 2]) {
     let (low, high) = (keep[0].min(keep[1]), keep[0].max(keep[1]));
-    let close = |first: i32, last: i32| {
-        if first > last {
+    let close = |fd| {
+        // SAFETY: close is async-signal-safe and touches no memory.
+        unsafe { libc::close(fd) };
+    };
+    over_range(3, low - 1, 0, close);
+    over_range(low + 1, high - 1, 0, close);
+    over_range(high + 1, i32::MAX, 0, close);
+}
+
+/// `close_range(first, last, flags)` (Linux 5.9 and later; 5.11 for
+/// `CLOSE_RANGE_CLOEXEC`), or where the kernel refuses it, `each` on every
+/// descriptor from `first` to `last` below the descriptor limit (at most
+/// 65,536 of them). Nothing when `first > last`. Async-signal-safe when
+/// `each` is.
+fn over_range(first: i32, last: i32, flags: libc::c_uint, each: impl Fn(i32)) {
+    if first > last || first < 0 {
+        return;
+    }
+    // SAFETY: close_range and getrlimit are async-signal-safe and touch no
+    // memory of ours but `limit`.
+    let end = unsafe {
+        if libc::syscall(libc::SYS_close_range, first as u32, last as u32, flags) == 0 {
             return;
         }
-        // SAFETY: close_range, getrlimit and close are async-signal-safe
-        // and touch no memory of ours but `limit`.
-        unsafe {
-            if libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0) == 0 {
-                return;
-            }
-            let mut limit: libc::rlimit = std::mem::zeroed();
-            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
-            let end = last.min(limit.rlim_cur.min(1 << 16) as i32 - 1);
-            for fd in first..=end {
-                libc::close(fd);
-            }
-        }
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        last.min(limit.rlim_cur.min(1 << 16) as i32 - 1)
     };
-    close(3, low - 1);
-    close(low + 1, high - 1);
-    close(high + 1, i32::MAX);
+    for fd in first..=end {
+        each(fd);
+    }
 }
 
 /// A pipe, both ends close-on-exec: (read, write).

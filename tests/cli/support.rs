@@ -5,6 +5,8 @@
 pub mod attack;
 #[path = "../support/compile.rs"]
 pub mod compile;
+#[path = "../support/feed.rs"]
+pub mod feed;
 #[path = "../support/fixtures.rs"]
 pub mod fixtures;
 #[path = "../support/isolation.rs"]
@@ -20,7 +22,6 @@ pub mod skip;
 #[path = "../support/snapshots.rs"]
 pub mod snapshots;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -67,22 +68,7 @@ pub fn run(args: &[&str]) -> Output {
 
 /// Runs `rotation-game` with `args`, feeding `stdin`.
 pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = binary()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The binary may stop reading early (at the terminator or an error).
-        let _ = input.write_all(&stdin);
-    });
-    let output = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer thread finishes");
-    output
+    feed::output_fed(binary().args(args), stdin)
 }
 
 /// Runs `rotation-game` with `args` and its standard output already closed

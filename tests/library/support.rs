@@ -6,6 +6,9 @@
 #[path = "../support/compile.rs"]
 pub mod compile;
 #[cfg(unix)]
+#[path = "../support/feed.rs"]
+pub mod feed;
+#[cfg(unix)]
 #[path = "../support/fixtures.rs"]
 pub mod fixtures;
 #[cfg(unix)]
@@ -29,9 +32,8 @@ pub use standalone::{SMALL_LIMIT, input_validators, output_validator, run};
 /// The package's standalone programs.
 #[cfg(unix)]
 mod standalone {
-    use std::io::Write;
     use std::path::{Path, PathBuf};
-    use std::process::{Command, Output, Stdio};
+    use std::process::{Command, Output};
     use std::sync::OnceLock;
 
     use rotation_game::package::{INPUT_VALIDATOR, OUTPUT_VALIDATOR, input_validator_source};
@@ -77,22 +79,6 @@ mod standalone {
 
     /// Runs `binary` with `args`, feeding it `stdin`, and waits for it.
     pub fn run(binary: &Path, args: &[&Path], stdin: &[u8]) -> Output {
-        let mut child = Command::new(binary)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the program starts");
-        let mut input = child.stdin.take().expect("stdin is piped");
-        let stdin = stdin.to_vec();
-        let writer = std::thread::spawn(move || {
-            // The program may stop reading early (at the final 0, or an
-            // error).
-            let _ = input.write_all(&stdin);
-        });
-        let output = child.wait_with_output().expect("the program finishes");
-        writer.join().expect("the writer finishes");
-        output
+        super::feed::output_fed(Command::new(binary).args(args), stdin)
     }
 }

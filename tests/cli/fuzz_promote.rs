@@ -199,9 +199,8 @@ fn a_promoted_crash_fails_the_replay_of_the_broken_build_only() {
     println!("{replay_line}");
     if said.contains("minimized from") {
         // docs/fuzzing.md shows this output.
-        let page = std::fs::read_to_string(repository().join("docs/fuzzing.md")).unwrap();
-        let block = &page[page.find("```text\npromote: minimizing").unwrap() + 8..];
-        let expected: Vec<&str> = block[..block.find("```").unwrap()].lines().collect();
+        let block = crate::readme::block_starting("docs/fuzzing.md", "promote: minimizing");
+        let expected: Vec<&str> = block.iter().map(String::as_str).collect();
         let printed = format!("{said}\n{replay_line}");
         let printed: Vec<&str> = printed.lines().collect();
         assert!(

@@ -264,16 +264,7 @@ fn validate_and_check_say_their_verdict_as_json() {
     );
 
     // --json=FILE, and --quiet: nothing on either stream.
-    let path = dir.path().join("validate.json");
-    let file_arg = format!("--json={}", path.display());
-    let quiet = run(&["validate", "--quiet", &file_arg, &bad]);
-    assert_eq!(quiet.status.code(), Some(3), "{quiet:?}");
-    assert!(
-        quiet.stdout.is_empty() && quiet.stderr.is_empty(),
-        "{quiet:?}"
-    );
-    let written: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let written = quietly_to_a_file(dir.path(), &["validate", "--quiet", &bad], 3);
     assert_eq!(written, report);
 
     // check: the solver's answers are accepted, a wrong one is not.
@@ -300,15 +291,23 @@ fn validate_and_check_say_their_verdict_as_json() {
     assert_eq!(report["verdict"], "WA");
     assert_eq!(report["case"], 1);
 
-    let path = dir.path().join("check.json");
+    let written = quietly_to_a_file(dir.path(), &["check", "-q", sample, &wrong], 1);
+    assert_eq!(written, report);
+}
+
+/// Runs `args` (a command, then its flags and files) with `--json=FILE`
+/// after the command, in `dir`; checks that it exits with `status` and
+/// says nothing on either stream, and gives the JSON written to FILE.
+fn quietly_to_a_file(dir: &Path, args: &[&str], status: i32) -> serde_json::Value {
+    let path = dir.join(format!("{}.json", args[0]));
     let file_arg = format!("--json={}", path.display());
-    let quiet = run(&["check", "-q", &file_arg, sample, &wrong]);
-    assert_eq!(quiet.status.code(), Some(1), "{quiet:?}");
+    let mut args = args.to_vec();
+    args.insert(1, &file_arg);
+    let quiet = run(&args);
+    assert_eq!(quiet.status.code(), Some(status), "{quiet:?}");
     assert!(
         quiet.stdout.is_empty() && quiet.stderr.is_empty(),
         "{quiet:?}"
     );
-    let written: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(written, report);
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
 }

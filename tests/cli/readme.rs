@@ -90,6 +90,22 @@ fn blocks(text: &str) -> Vec<Block> {
     blocks
 }
 
+/// The lines of the fenced block of `document` whose first line starts
+/// with `start`: an example output that a test compares with what it
+/// printed ([`lines_match`]).
+pub(crate) fn block_starting(document: &str, start: &str) -> Vec<String> {
+    blocks(&read(document))
+        .into_iter()
+        .find(|block| {
+            block
+                .lines
+                .first()
+                .is_some_and(|line| line.starts_with(start))
+        })
+        .unwrap_or_else(|| panic!("{document} has no block starting {start:?}"))
+        .lines
+}
+
 /// Whether `line` matches `pattern`, in which `…` stands for any text.
 fn line_matches(pattern: &str, line: &str) -> bool {
     let parts: Vec<&str> = pattern.split('…').collect();

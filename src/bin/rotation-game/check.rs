@@ -14,7 +14,7 @@ use rotation_game::exit_codes::ExitCodes;
 use serde::Serialize;
 
 use crate::exit;
-use crate::output_args::{self, OutputArgs};
+use crate::output_args::{self, OutputArgs, VerdictOutputArgs};
 
 /// Judge a contestant's output against the exact answers, which the checker
 /// computes itself.
@@ -75,16 +75,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_OUTPUT_LIMIT)]
     output_limit: u64,
 
-    /// Write the verdict as JSON (verdict, case, message: docs/json.md): to
-    /// standard output, which then carries the JSON and nothing else, or
-    /// with --json=FILE to FILE. The equals sign is needed, so that a file
-    /// to check after --json is never taken for the report's.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-")]
-    json: Option<PathBuf>,
-
-    /// Say nothing: the exit status (and --json=FILE) tell the verdict.
-    #[arg(short, long)]
-    quiet: bool,
+    /// --json[=FILE] (verdict, case, message) and --quiet.
+    #[command(flatten)]
+    output: VerdictOutputArgs,
 }
 
 /// The JSON form of the verdict (docs/json.md).
@@ -117,12 +110,7 @@ fn report(verdict: &CheckerVerdict, output: &OutputArgs) -> Result<(), ExitCode>
         case: verdict.case(),
         message: verdict.to_string(),
     };
-    match output.write_json(json)? {
-        // A reader that stopped early (a closed pipe) leaves the verdict's
-        // status as it is.
-        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(exit::write_failure(&error)),
-        _ => Ok(()),
-    }
+    output.write_verdict(json)
 }
 
 /// A FAIL verdict for a file that cannot be opened.
@@ -142,11 +130,7 @@ fn load_checker(path: &Path) -> Result<Checker, CheckerVerdict> {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let output = OutputArgs {
-        json: args.json.clone(),
-        quiet: args.quiet,
-    };
-    output.take_errors();
+    let output = args.output.output();
     let options = CheckOptions {
         strict_whitespace: args.strict
             || (args.kattis

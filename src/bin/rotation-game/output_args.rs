@@ -48,6 +48,37 @@ pub struct OutputArgs {
     pub quiet: bool,
 }
 
+/// `--json[=FILE]` and `--quiet` of the commands that say a verdict on the
+/// files after their flags (`validate`, `check`): the same contract as
+/// [`OutputArgs`], but the report's file takes an equals sign, so that a
+/// file to judge after `--json` is never taken for the report's.
+#[derive(Args, Clone, Debug, Default)]
+pub struct VerdictOutputArgs {
+    /// Write the verdict as JSON (docs/json.md): to standard output, which
+    /// then carries the JSON and nothing else, or with --json=FILE to FILE.
+    /// The equals sign is needed, so that a file to judge after --json is
+    /// never taken for the report's.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-")]
+    pub json: Option<PathBuf>,
+
+    /// Say nothing: the exit status (and --json=FILE) tell the verdict.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl VerdictOutputArgs {
+    /// The output contract these flags ask for, its errors taken
+    /// ([`OutputArgs::take_errors`]).
+    pub fn output(&self) -> OutputArgs {
+        let output = OutputArgs {
+            json: self.json.clone(),
+            quiet: self.quiet,
+        };
+        output.take_errors();
+        output
+    }
+}
+
 /// A JSON report: its fields after the schema's version.
 #[derive(Serialize)]
 struct Versioned<T> {
@@ -135,6 +166,25 @@ impl OutputArgs {
             return Ok(write(&mut io::BufWriter::new(io::stdout().lock())));
         }
         write_file(path, write).map(Ok)
+    }
+}
+
+impl OutputArgs {
+    /// Writes a verdict as JSON where `--json` says, if it says: unlike a
+    /// report, a verdict keeps its own status when the reader of standard
+    /// output stopped early (a closed pipe).
+    ///
+    /// # Errors
+    ///
+    /// The status to exit with instead of the verdict's when the JSON
+    /// cannot be written (said on standard error).
+    pub fn write_verdict(&self, verdict: impl Serialize) -> Result<(), ExitCode> {
+        match self.write_json(verdict)? {
+            Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
+                Err(exit::write_failure(&error))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

@@ -1,6 +1,5 @@
 //! `rotation-game validate`: the strict validator for test files.
 
-use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,7 +10,7 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::input;
-use crate::output_args::{self, OutputArgs};
+use crate::output_args::{self, VerdictOutputArgs};
 
 /// Validate a test file strictly: one case per line, 24 values 1-3
 /// separated by single spaces, each digit exactly eight times, LF line
@@ -39,16 +38,9 @@ pub struct ValidateArgs {
     #[arg(long)]
     kattis: bool,
 
-    /// Write the verdict as JSON (input, valid, cases, error: docs/json.md): to
-    /// standard output, which then carries the JSON and nothing else, or
-    /// with --json=FILE to FILE. The equals sign is needed, so that a file
-    /// to check after --json is never taken for the report's.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-")]
-    json: Option<PathBuf>,
-
-    /// Say nothing: the exit status (and --json=FILE) tell the verdict.
-    #[arg(short, long)]
-    quiet: bool,
+    /// --json[=FILE] (input, valid, cases, error) and --quiet.
+    #[command(flatten)]
+    output: VerdictOutputArgs,
 }
 
 /// The JSON form of the verdict (docs/json.md).
@@ -69,11 +61,7 @@ struct ErrorJson {
 }
 
 pub fn run(args: ValidateArgs) -> ExitCode {
-    let output = OutputArgs {
-        json: args.json.clone(),
-        quiet: args.quiet,
-    };
-    output.take_errors();
+    let output = args.output.output();
     let name = match args.input.as_deref() {
         Some(path) if path.as_os_str() != "-" => path.display().to_string(),
         _ => String::from("<stdin>"),
@@ -130,11 +118,8 @@ pub fn run(args: ValidateArgs) -> ExitCode {
     if !output.quiet {
         eprintln!("{said}");
     }
-    match output.write_json(&json) {
-        // A reader that stopped early (a closed pipe) leaves the verdict's
-        // status as it is.
-        Ok(Err(error)) if error.kind() != io::ErrorKind::BrokenPipe => exit::write_failure(&error),
-        Ok(_) => ExitCode::from(convention.validator_exit_code(json.valid)),
+    match output.write_verdict(&json) {
+        Ok(()) => ExitCode::from(convention.validator_exit_code(json.valid)),
         Err(status) => status,
     }
 }

@@ -257,9 +257,13 @@ fuzz-coverage TARGET:
         -format=html -output-dir="coverage/{{TARGET}}/html"
     echo "HTML report: fuzz/coverage/{{TARGET}}/html/index.html"
 
-# Mutation testing of the solvers, pattern database, parser, validator and checker, group by group (.cargo/mutants-groups.txt); name GROUPS to run only those.
+# Mutation testing, group by group (.cargo/mutants-groups.txt: the solvers, pattern database, parser, validator, checker, judging and core tables); name GROUPS to run only those.
 mutants *GROUPS:
     bash .cargo/mutants.sh {{GROUPS}}
+
+# One share of a campaign spread over machines: SHARE is K/N (K from 0), the K-th of N disjoint shares of each group, as the Mutants workflow's jobs run them.
+mutants-share SHARE *GROUPS:
+    MUTANTS_SHARD={{SHARE}} bash .cargo/mutants.sh {{GROUPS}}
 
 # Mutation testing of only the lines changed since BASE (git diff BASE), each group with its tests.
 mutants-diff BASE="main":

@@ -4,10 +4,11 @@
 # Each group of .cargo/mutants-groups.txt is tested over the files its globs
 # name, with only the tests named for it and the other settings of
 # .cargo/mutants.toml (`.cargo/group-config.py` writes that file with the
-# group's globs as examine_globs). A summary table follows: mutants, caught,
-# missed, unviable, timeouts and time per group; target/mutants/GROUP/
-# holds each shard's mutants.out/ (missed.txt lists the mutants no test
-# caught).
+# group's globs as examine_globs). A summary table follows
+# (.cargo/mutants-summary.py, also in target/mutants/summary.md): mutants,
+# caught, missed, unviable, timeouts and time per group, then the mutants
+# not caught by name; target/mutants/GROUP/ holds each copy's
+# mutants.out/ (missed.txt lists the mutants no test caught).
 #
 # How it stays fast: cargo-mutants would copy the tree and build every
 # dependency from scratch for each group. Instead this script keeps
@@ -19,6 +20,11 @@
 #
 # Environment:
 #   MUTANTS_JOBS     copies working at once (default 2)
+#   MUTANTS_SHARD    K/N: only the K-th of N shares of each group's mutants
+#                    (K from 0), for spreading a campaign over machines
+#                    (.github/workflows/mutants.yml); the N shares of a
+#                    group are disjoint and together are the whole group,
+#                    whatever MUTANTS_JOBS is on each machine
 #   MUTANTS_IN_DIFF  a diff file: only the mutants in the lines it touches
 #                    (`just mutants-diff BASE` makes it from git)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
@@ -36,6 +42,20 @@ if ! cargo nextest --version >/dev/null 2>&1; then
     exit 2
 fi
 jobs="${MUTANTS_JOBS:-2}"
+# Machine shard K of N, and local copy J of JOBS, is cargo-mutants'
+# round-robin shard K + N*J of N*JOBS: mutant I goes to the copy whose
+# index is I mod N*JOBS, so the machine's copies together take exactly the
+# mutants with I mod N = K.
+shard_of=0
+shards=1
+if [ -n "${MUTANTS_SHARD:-}" ]; then
+    if ! [[ "$MUTANTS_SHARD" =~ ^([0-9]+)/([1-9][0-9]*)$ ]] || [ "${BASH_REMATCH[1]}" -ge "${BASH_REMATCH[2]}" ]; then
+        echo "mutants: MUTANTS_SHARD is K/N with 0 <= K < N, not '$MUTANTS_SHARD'" >&2
+        exit 2
+    fi
+    shard_of=${BASH_REMATCH[1]}
+    shards=${BASH_REMATCH[2]}
+fi
 # A fixed build timeout, not one relative to the baseline's build: a copy
 # kept from an earlier run builds its baseline incrementally in seconds, and
 # 4 times that would cut off a mutant whose constant evaluation runs until
@@ -71,8 +91,6 @@ for ((shard = 0; shard < jobs; shard++)); do
     trees+=("$tree")
 done
 
-summary="$(mktemp)"
-trap 'rm -f "$summary"' EXIT
 status=0
 while IFS='|' read -r name globs tests units; do
     if [ "${#wanted[@]}" -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
@@ -83,7 +101,7 @@ while IFS='|' read -r name globs tests units; do
     mkdir -p "$out"
     # Only the tests the group's filter selects run.
     filter="$units"
-    echo "=== mutants: $name ($globs), $jobs shards, tests: cargo nextest run $tests -E '$filter' --max-fail=1:immediate"
+    echo "=== mutants: $name ($globs), share ${shard_of}/${shards} in $jobs copies, tests: cargo nextest run $tests -E '$filter' --max-fail=1:immediate"
     start=$(date +%s)
     read -r -a test_args <<<"$tests"
     # The test targets go to the build too (cargo-mutants builds with
@@ -99,7 +117,7 @@ while IFS='|' read -r name globs tests units; do
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
             --build-timeout "$build_timeout" \
-            --shard "$shard/$jobs" --sharding round-robin --output "$out/shard-$shard" \
+            --shard "$((shard_of + shards * shard))/$((shards * jobs))" --sharding round-robin --output "$out/shard-$shard" \
             --colors never "${in_diff[@]}" "${cargo_args[@]}" \
             --cargo-test-arg=-E --cargo-test-arg="$filter" --cargo-test-arg=--max-fail=1:immediate \
             >"$out/shard-$shard.log" 2>&1 &
@@ -108,39 +126,20 @@ while IFS='|' read -r name globs tests units; do
     for pid in "${pids[@]}"; do
         wait "$pid" || status=1
     done
-    seconds=$(($(date +%s) - start))
-    python3 - "$out" "$name" "$seconds" "$jobs" >>"$summary" <<'PY'
-import json
-import pathlib
-import sys
-
-out, name, seconds, jobs = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-keys = ("total_mutants", "caught", "missed", "unviable", "timeout")
-counts = dict.fromkeys(keys, 0)
-for shard in range(jobs):
-    path = out / f"shard-{shard}" / "mutants.out" / "outcomes.json"
-    try:
-        outcomes = json.loads(path.read_text())
-    except OSError:
-        log = (out / f"shard-{shard}.log").read_text(errors="replace")
-        if "No mutants" in log:
-            # Nothing to test here (a diff that touches none of the group's code).
-            continue
-        print(f"| {name} | shard {shard} left no outcomes: see {out}/shard-{shard}.log | | | | | {seconds} s |")
-        sys.exit()
-    for key in keys:
-        counts[key] += outcomes.get(key, 0)
-print(f"| {name} | {counts['total_mutants']} | {counts['caught']} | {counts['missed']} "
-      f"| {counts['unviable']} | {counts['timeout']} | {seconds // 60} min {seconds % 60} s |")
-PY
-    tail -n 1 "$summary"
-    cat "$out"/shard-*/mutants.out/missed.txt "$out"/shard-*/mutants.out/timeout.txt 2>/dev/null |
-        sed 's/^/    not caught: /' || true
+    echo $(($(date +%s) - start)) >"$out/seconds"
+    python3 .cargo/mutants-summary.py --group "$name" "$root/target/mutants" | tail -n +3 || true
 done <<<"$groups"
 
 echo
-echo "| group | mutants | caught | missed | unviable | timeout | time |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-cat "$summary"
-echo "(not caught: target/mutants/GROUP/shard-N/mutants.out/missed.txt and timeout.txt)"
+if [ "$shards" -gt 1 ]; then
+    echo "share ${shard_of}/${shards} of each group:"
+fi
+ran=()
+while read -r name; do
+    if [ "${#wanted[@]}" -eq 0 ] || printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
+        ran+=(--group "$name")
+    fi
+done < <(cut -d'|' -f1 <<<"$groups")
+python3 .cargo/mutants-summary.py "${ran[@]}" "$root/target/mutants" | tee "$root/target/mutants/summary.md" || true
+echo "(target/mutants/GROUP/shard-N/mutants.out/ holds each copy's outcomes; this table: target/mutants/summary.md)"
 exit "$status"

@@ -396,6 +396,69 @@ mod tests {
     }
 
     #[test]
+    fn several_surplus_lines_are_named_as_one_span() {
+        let (answers, cases, texts) = campaign();
+        let output = texts[0].clone() + "debug: 1\ndebug: 2\ndebug: 3\n" + &texts[1..].concat();
+        let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
+        assert_eq!(
+            found,
+            Misalignment::Surplus {
+                case: 12,
+                first_line: 3,
+                lines: 3
+            }
+        );
+        assert_eq!(
+            found.to_string(),
+            "surplus output: lines 3 to 5 are not part of any answer (line 6 holds case 12's expected line)"
+        );
+    }
+
+    #[test]
+    fn a_missing_digit_with_answers_after_it_and_a_missing_moves_line_are_named() {
+        let (answers, cases, texts) = campaign();
+        let moves_of = |case: usize| texts[case].lines().next().unwrap().to_owned() + "\n";
+        let digit_of = |case: usize| texts[case].lines().nth(1).unwrap().to_owned() + "\n";
+        // Case 12's digit and case 13's answer are missing.
+        let output = texts[0].clone() + &moves_of(1) + &texts[3..].concat();
+        let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
+        assert_eq!(
+            found.to_string(),
+            "missing lines: case 12's centre digit and case 13's answer are missing (line 4 holds case 14's moves)"
+        );
+        // Case 12's digit and the answers of cases 13 and 14 are missing.
+        let output = texts[0].clone() + &moves_of(1) + &texts[4..].concat();
+        let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
+        assert_eq!(
+            found,
+            Misalignment::MissingDigitAndAnswers {
+                case: 12,
+                last: 14,
+                next_at: Some(4)
+            }
+        );
+        assert_eq!(
+            found.to_string(),
+            "missing lines: case 12's centre digit and the answers of cases 13 to 14 are missing (line 4 holds case 15's moves)"
+        );
+        // Case 13's moves line is missing, its digit is there.
+        let output = texts[..2].concat() + &digit_of(2) + &texts[3..].concat();
+        let found = explain(&answers, &cases, output.as_bytes(), 2).unwrap();
+        assert_eq!(
+            found.to_string(),
+            "missing line: case 13's moves are missing (line 5 holds its centre digit)"
+        );
+        // Case 13's answer and case 14's moves are missing: not whole
+        // answers, so not a missing moves line either.
+        let output = texts[..2].concat() + &digit_of(3) + &texts[4..].concat();
+        let found = explain(&answers, &cases, output.as_bytes(), 2);
+        assert!(
+            !matches!(found, Some(Misalignment::MissingMoves { .. })),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn a_plain_wrong_answer_is_not_explained_away() {
         let (answers, cases, texts) = campaign();
         let mut wrong = texts.clone();

@@ -328,6 +328,11 @@ mod tests {
         (answers, (11..17).collect(), texts)
     }
 
+    /// Line `index` (from 0) of an answer's text, with its newline.
+    fn line_of(text: &str, index: usize) -> String {
+        text.lines().nth(index).unwrap().to_owned() + "\n"
+    }
+
     #[test]
     fn a_skipped_case_is_named_as_missing() {
         let (answers, cases, texts) = campaign();
@@ -351,7 +356,7 @@ mod tests {
     fn a_missing_digit_line_after_no_moves_needed_is_named() {
         let (answers, cases, texts) = campaign();
         // Case 11 is solved already: "No moves needed" and its digit.
-        let without_digit = texts[0].lines().next().unwrap().to_owned() + "\n";
+        let without_digit = line_of(&texts[0], 0);
         let output = without_digit + &texts[1..].concat();
         let found = explain(&answers, &cases, output.as_bytes(), 0).unwrap();
         assert_eq!(
@@ -372,7 +377,7 @@ mod tests {
             found.to_string(),
             "missing answers: the output has none for cases 15 to 16 (the output ends there)"
         );
-        let cut = texts[..4].concat() + texts[4].lines().next().unwrap() + "\n";
+        let cut = texts[..4].concat() + &line_of(&texts[4], 0);
         let found = explain(&answers, &cases, cut.as_bytes(), 4).unwrap();
         assert_eq!(
             found.to_string(),
@@ -381,53 +386,46 @@ mod tests {
     }
 
     #[test]
-    fn surplus_lines_are_named() {
+    fn surplus_lines_are_named_as_one_span() {
         let (answers, cases, texts) = campaign();
-        let output = texts[0].clone() + "debug: 42\n" + &texts[1..].concat();
-        let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
-        assert_eq!(
-            found,
-            Misalignment::Surplus {
-                case: 12,
-                first_line: 3,
-                lines: 1
+        for (surplus, lines, message) in [
+            ("debug: 42\n", 1, None),
+            (
+                "debug: 1\ndebug: 2\ndebug: 3\n",
+                3,
+                Some(
+                    "surplus output: lines 3 to 5 are not part of any answer (line 6 holds case 12's expected line)",
+                ),
+            ),
+        ] {
+            let output = texts[0].clone() + surplus + &texts[1..].concat();
+            let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
+            assert_eq!(
+                found,
+                Misalignment::Surplus {
+                    case: 12,
+                    first_line: 3,
+                    lines
+                }
+            );
+            if let Some(message) = message {
+                assert_eq!(found.to_string(), message);
             }
-        );
-    }
-
-    #[test]
-    fn several_surplus_lines_are_named_as_one_span() {
-        let (answers, cases, texts) = campaign();
-        let output = texts[0].clone() + "debug: 1\ndebug: 2\ndebug: 3\n" + &texts[1..].concat();
-        let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
-        assert_eq!(
-            found,
-            Misalignment::Surplus {
-                case: 12,
-                first_line: 3,
-                lines: 3
-            }
-        );
-        assert_eq!(
-            found.to_string(),
-            "surplus output: lines 3 to 5 are not part of any answer (line 6 holds case 12's expected line)"
-        );
+        }
     }
 
     #[test]
     fn a_missing_digit_with_answers_after_it_and_a_missing_moves_line_are_named() {
         let (answers, cases, texts) = campaign();
-        let moves_of = |case: usize| texts[case].lines().next().unwrap().to_owned() + "\n";
-        let digit_of = |case: usize| texts[case].lines().nth(1).unwrap().to_owned() + "\n";
         // Case 12's digit and case 13's answer are missing.
-        let output = texts[0].clone() + &moves_of(1) + &texts[3..].concat();
+        let output = texts[0].clone() + &line_of(&texts[1], 0) + &texts[3..].concat();
         let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
         assert_eq!(
             found.to_string(),
             "missing lines: case 12's centre digit and case 13's answer are missing (line 4 holds case 14's moves)"
         );
         // Case 12's digit and the answers of cases 13 and 14 are missing.
-        let output = texts[0].clone() + &moves_of(1) + &texts[4..].concat();
+        let output = texts[0].clone() + &line_of(&texts[1], 0) + &texts[4..].concat();
         let found = explain(&answers, &cases, output.as_bytes(), 1).unwrap();
         assert_eq!(
             found,
@@ -442,7 +440,7 @@ mod tests {
             "missing lines: case 12's centre digit and the answers of cases 13 to 14 are missing (line 4 holds case 15's moves)"
         );
         // Case 13's moves line is missing, its digit is there.
-        let output = texts[..2].concat() + &digit_of(2) + &texts[3..].concat();
+        let output = texts[..2].concat() + &line_of(&texts[2], 1) + &texts[3..].concat();
         let found = explain(&answers, &cases, output.as_bytes(), 2).unwrap();
         assert_eq!(
             found.to_string(),
@@ -450,7 +448,7 @@ mod tests {
         );
         // Case 13's answer and case 14's moves are missing: not whole
         // answers, so not a missing moves line either.
-        let output = texts[..2].concat() + &digit_of(3) + &texts[4..].concat();
+        let output = texts[..2].concat() + &line_of(&texts[3], 1) + &texts[4..].concat();
         let found = explain(&answers, &cases, output.as_bytes(), 2);
         assert!(
             !matches!(found, Some(Misalignment::MissingMoves { .. })),

@@ -29,8 +29,13 @@
 #                    (`just mutants-diff BASE` makes it from git)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
 # bad arguments or without cargo-mutants.
+#
+# The whole script is one function, called on its last line together with
+# `exit`: bash has read all of it before it runs any of it, so editing this
+# file while a campaign runs cannot change that campaign.
 set -euo pipefail
 
+main() {
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 if ! cargo mutants --version >/dev/null 2>&1; then
@@ -142,4 +147,7 @@ while read -r name; do
 done < <(cut -d'|' -f1 <<<"$groups")
 python3 .cargo/mutants-summary.py "${ran[@]}" "$root/target/mutants" | tee "$root/target/mutants/summary.md" || true
 echo "(target/mutants/GROUP/shard-N/mutants.out/ holds each copy's outcomes; this table: target/mutants/summary.md)"
-exit "$status"
+return "$status"
+}
+
+main "$@"; exit

@@ -314,16 +314,68 @@ mod tests {
     }
 
     #[test]
-    fn overlapping_sets_are_rejected() {
-        let ones = 0xff;
-        assert!(Board::from_cell_sets([ones, ones, 0xff_0000]).is_err());
+    fn overlapping_sets_are_rejected_naming_the_first_digit_short_of_eight() {
+        // Each case: the sets, then the digit and its count of cells not
+        // already taken by a smaller digit.
+        let cases = [
+            ([0xff, 0xff, 0xff_0000], (2, 0)),
+            ([0xff, 0x0ff0, 0xff_0000], (2, 4)),
+            ([0xff, 0xff00, 0xf0_000f], (3, 4)),
+        ];
+        for (sets, (digit, count)) in cases {
+            assert_eq!(
+                Board::from_cell_sets(sets),
+                Err(BoardError::WrongCount { digit, count }),
+                "{sets:x?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cell_off_the_board_is_rejected_even_in_two_sets() {
+        // Eight board cells each, and bit 30 (off the board) in two of the
+        // sets: the two copies of the stray bit must not cancel out.
+        let stray = 1 << 30;
+        let (ones, twos, threes) = (0xff, 0xff00, 0xff_0000);
+        for (sets, digit) in [
+            ([ones | stray, twos | stray, threes], 1),
+            ([ones, twos | stray, threes | stray], 2),
+        ] {
+            assert_eq!(
+                Board::from_cell_sets(sets),
+                Err(BoardError::WrongCount { digit, count: 9 }),
+                "{sets:x?}"
+            );
+        }
+    }
+
+    #[test]
+    fn centre_counts_add_up_to_eight() {
+        let board = Board::from_values(&SAMPLE).unwrap();
+        // The sample's centre cells 6, 7, 8, 11, 12, 15, 16, 17 hold
+        // 3 2 3 2 2 2 2 2.
+        let counts = Digit::ALL.map(|d| board.centre_count(d));
+        assert_eq!(counts, [0, 6, 2]);
+        let solved = board.apply_all(&[Move::ALL[0], Move::ALL[2]]);
+        assert_eq!(Digit::ALL.map(|d| solved.centre_count(d)), [0, 8, 0]);
     }
 
     #[test]
     fn centre_is_uniform_only_when_all_eight_match() {
         let board = Board::from_values(&SAMPLE).unwrap();
         assert_eq!(board.uniform_centre(), None);
+        assert!(!board.is_solved());
         let solved = board.apply_all(&[Move::ALL[0], Move::ALL[2]]);
         assert_eq!(solved.uniform_centre(), Digit::new(2));
+        assert!(solved.is_solved());
+    }
+
+    #[test]
+    fn boards_and_digits_print_as_judge_input() {
+        let board = Board::from_values(&SAMPLE).unwrap();
+        let line = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3";
+        assert_eq!(board.to_string(), line);
+        assert_eq!(format!("{board:?}"), format!("Board({line})"));
+        assert_eq!(Digit::ALL.map(|d| d.to_string()), ["1", "2", "3"]);
     }
 }

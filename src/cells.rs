@@ -75,4 +75,15 @@ mod tests {
         );
         assert!(EightCells::CENTRE.contains(6) && !EightCells::CENTRE.contains(0));
     }
+
+    #[test]
+    fn cells_past_the_mask_are_in_no_set() {
+        // Cell 32 would shift past the mask's 32 bits (and wrap to cell 0 in
+        // a release build): it is off the board, so in no set.
+        let first_eight = EightCells::new(0xff).unwrap();
+        assert!(first_eight.contains(0));
+        for cell in [24, 31, 32, 33, usize::MAX] {
+            assert!(!first_eight.contains(cell), "cell {cell}");
+        }
+    }
 }

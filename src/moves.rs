@@ -487,6 +487,18 @@ mod tests {
         assert_eq!(set.complement().and(set), MoveSet::EMPTY);
         assert_eq!(set.or(MoveSet::only(Move::ALL[0])).bits(), 0b0100_0011);
         assert_eq!(format!("{set:?}"), "{B, G}");
+        // Adding a move twice, or taking out one that is not there, changes
+        // nothing.
+        assert_eq!(set.with(Move::ALL[6]), set);
+        assert_eq!(set.without(Move::ALL[0]), set);
+        assert_eq!(set.without(Move::ALL[6]).bits(), 0b0000_0010);
+        assert_eq!(MoveSet::ALL.without(Move::ALL[7]).bits(), 0b0111_1111);
+    }
+
+    #[test]
+    fn moves_print_as_their_letters() {
+        let printed: String = Move::ALL.iter().map(|m| format!("{m}{m:?}")).collect();
+        assert_eq!(printed, "AABBCCDDEEFFGGHH");
     }
 
     #[test]
@@ -504,5 +516,49 @@ mod tests {
         );
         assert_eq!(MoveSequence::from_judge_line("AC"), Some(ac));
         assert_eq!(MoveSequence::from_letters(b"AI"), None);
+    }
+
+    #[test]
+    fn sequences_hold_up_to_their_capacity() {
+        let full = [b'H'; MAX_SEQUENCE_LENGTH];
+        let sequence = MoveSequence::from_letters(&full).unwrap();
+        assert_eq!(sequence.len(), MAX_SEQUENCE_LENGTH);
+        assert_eq!(sequence.last(), Some(Move::ALL[7]));
+        assert_eq!(MoveSequence::new().last(), None);
+        let over = [b'H'; MAX_SEQUENCE_LENGTH + 1];
+        assert_eq!(MoveSequence::from_letters(&over), None);
+    }
+
+    #[test]
+    fn sequences_compare_and_hash_by_their_moves_alone() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = |sequence: &MoveSequence| {
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                .hash_one(sequence)
+        };
+        let ab = MoveSequence::from_letters(b"AB").unwrap();
+        // The same two moves, with other moves in the slots past the end.
+        let ab_then_c = MoveSequence::from_prefix([Move::ALL[0], Move::ALL[1], Move::ALL[2]], 2);
+        assert_eq!(ab, ab_then_c);
+        assert_eq!(hash(&ab), hash(&ab_then_c));
+        let ba = MoveSequence::from_letters(b"BA").unwrap();
+        assert_ne!(ab, ba);
+        assert_ne!(hash(&ab), hash(&ba));
+    }
+
+    #[test]
+    fn judge_lines_and_padded_letters() {
+        let mut out = Vec::new();
+        MoveSequence::from_letters(b"HAD")
+            .unwrap()
+            .write_judge_line(&mut out);
+        out.push(b'|');
+        MoveSequence::new().write_judge_line(&mut out);
+        assert_eq!(out, format!("HAD|{NO_MOVES_NEEDED}").as_bytes());
+
+        let padded = MoveSequence::from_prefix([Move::ALL[7], Move::ALL[1], Move::ALL[4]], 2)
+            .padded_letters();
+        assert_eq!(&padded[..3], b"HBE");
+        assert!(padded[3..].iter().all(|&letter| letter == b'A'));
     }
 }

@@ -27,6 +27,8 @@
 #                    whatever MUTANTS_JOBS is on each machine
 #   MUTANTS_IN_DIFF  a diff file: only the mutants in the lines it touches
 #                    (`just mutants-diff BASE` makes it from git)
+#   MUTANTS_BUILD_TIMEOUT  seconds a mutant's build may take (default 600
+#                    for copies built from scratch, else 180)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
 # bad arguments or without cargo-mutants.
 #
@@ -64,9 +66,18 @@ fi
 # A fixed build timeout, not one relative to the baseline's build: a copy
 # kept from an earlier run builds its baseline incrementally in seconds, and
 # 4 times that would cut off a mutant whose constant evaluation runs until
-# rustc's long_running_const_eval rejects it (about a minute). The first
-# run's baseline builds the copy from scratch: about 5 minutes here.
-build_timeout=600
+# rustc's long_running_const_eval rejects it (about a minute). A copy's
+# first baseline builds it from scratch (about 5 minutes here): 600 s then;
+# once every copy has its build folder, 180 s, since a mutant that makes the
+# build script's pattern-database generation endless (rank.rs's loops) is
+# otherwise held for the whole 600 s. MUTANTS_BUILD_TIMEOUT overrides both.
+build_timeout=180
+for ((shard = 0; shard < jobs; shard++)); do
+    if [ ! -d "$root/target/mutants/tree-$shard/target/mutants" ]; then
+        build_timeout=600
+    fi
+done
+build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
 
 # name|globs|test arguments|unit-test filter, one group a line (the filter
 # may hold | itself: it is the rest of the line).

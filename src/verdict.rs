@@ -126,3 +126,41 @@ impl Serialize for FileVerdict {
         serializer.serialize_str(self.code())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_have_the_judges_codes_and_names() {
+        let codes: Vec<&str> = Verdict::ALL.iter().map(|v| v.code()).collect();
+        assert_eq!(codes, ["AC", "WA", "PE", "TLE", "MLE", "RTE", "OLE"]);
+        for verdict in Verdict::ALL {
+            assert_eq!(
+                serde_json::to_string(&verdict).unwrap(),
+                format!("\"{}\"", verdict.code())
+            );
+        }
+        assert_eq!(Verdict::TimeLimit.to_string(), "time limit exceeded");
+    }
+
+    #[test]
+    fn a_file_verdict_is_the_programs_or_the_jurys_fail() {
+        let accepted = FileVerdict::Judged(Verdict::Accepted);
+        let wrong = FileVerdict::Judged(Verdict::WrongAnswer);
+        assert_eq!(
+            [accepted, wrong, FileVerdict::Fail].map(|verdict| verdict.to_string()),
+            [
+                "accepted",
+                "wrong answer",
+                "judging failure (the test file is wrong)"
+            ]
+        );
+        assert_eq!(
+            serde_json::to_string(&[accepted, wrong, FileVerdict::Fail]).unwrap(),
+            r#"["AC","WA","FAIL"]"#
+        );
+        assert!(accepted.is_accepted());
+        assert!(!wrong.is_accepted() && !FileVerdict::Fail.is_accepted());
+    }
+}

@@ -250,10 +250,12 @@ pub(crate) fn explain(
     if first_difference >= output.len() {
         return missing(&of_line, first_difference, expected.len(), None);
     }
+    // From here the output has a line at the first difference: where the
+    // answers it skipped give way to the next.
     for shift in 1..=expected.len().max(output.len()) {
         let skipped = first_difference + shift;
         if skipped <= expected.len() && agrees(&output, first_difference, &expected, skipped) {
-            let next_at = (first_difference < output.len()).then(|| line_number(first_difference));
+            let next_at = Some(line_number(first_difference));
             return missing(&of_line, first_difference, skipped, next_at);
         }
         let extra = first_difference + shift;
@@ -454,6 +456,45 @@ mod tests {
             !matches!(found, Some(Misalignment::MissingMoves { .. })),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn a_skipped_case_is_named_even_when_the_output_stops_soon_after() {
+        let (answers, cases, texts) = campaign();
+        // Cases 11 and 13: two lines after the difference, while six cases
+        // are expected. Those two agreeing lines are enough.
+        let output = texts[0].clone() + &texts[2];
+        let found = explain(&answers, &cases, output.as_bytes(), 1);
+        assert_eq!(
+            found,
+            Some(Misalignment::MissingAnswers {
+                first: 12,
+                last: 12,
+                next_at: Some(3)
+            })
+        );
+    }
+
+    #[test]
+    fn only_a_difference_in_the_faulty_case_or_the_one_before_is_explained() {
+        let (answers, cases, texts) = campaign();
+        // Case 12's digit line is missing: the checker may complain of
+        // case 12, or of case 13 whose moves it then reads as a digit.
+        let output = texts[0].clone() + &line_of(&texts[1], 0) + &texts[2..].concat();
+        for faulty in [1, 2] {
+            assert_eq!(
+                explain(&answers, &cases, output.as_bytes(), faulty),
+                Some(Misalignment::MissingDigit {
+                    case: 12,
+                    next_at: Some(4)
+                }),
+                "complaint about case {}",
+                cases[faulty]
+            );
+        }
+        // A complaint about case 14 is not about case 12's missing answer.
+        let output: String = [0, 2, 3, 4, 5].iter().map(|&i| texts[i].as_str()).collect();
+        assert_eq!(explain(&answers, &cases, output.as_bytes(), 3), None);
     }
 
     #[test]

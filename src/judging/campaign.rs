@@ -572,7 +572,17 @@ mod tests {
             3 => Err(io::Error::other("cannot start")),
             _ => Ok(exited(answers(boards, |_| false))),
         });
-        let error = campaign(&mix(), 14, &runner, &options(1, 2, false), &|_, _| {}).unwrap_err();
+        let error = campaign(&mix(), 5, &runner, &options(1, 2, false), &|_, _| {}).unwrap_err();
+        assert_eq!(error.to_string(), "cannot start");
+        // So does one that cannot be made while shrinking: only a stop
+        // keeps the failing run without its smallest case.
+        let runner = FakeRunner::new(|boards: &[Board]| {
+            if boards.len() == 1 {
+                return Err(io::Error::other("cannot start"));
+            }
+            Ok(exited(answers(boards, |board| length(board) == 2)))
+        });
+        let error = campaign(&mix(), 4, &runner, &options(4, 1, false), &|_, _| {}).unwrap_err();
         assert_eq!(error.to_string(), "cannot start");
     }
 }

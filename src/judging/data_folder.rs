@@ -137,12 +137,14 @@ pub enum DataFolderError {
         kind: &'static str,
     },
     /// A test file larger than [`MAX_TEST_FILE_BYTES`].
-    #[error("{path} holds {bytes} bytes, more than a test file may ({MAX_TEST_FILE_BYTES})")]
+    #[error("{path} holds {bytes} bytes, more than a test file may ({limit})")]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size.
+        /// Its size, or the bytes read from it (the limit and one more).
         bytes: u64,
+        /// The most bytes a test file may hold.
+        limit: u64,
     },
     /// A folder link that leads back into a folder being listed.
     #[error("{0} is a link back into a folder it lies in: the test files would never end")]
@@ -295,18 +297,23 @@ fn kind_of(file_type: fs::FileType) -> &'static str {
 }
 
 /// Checks that `path` (links followed) is a regular file of at most
-/// [`MAX_TEST_FILE_BYTES`].
-fn check_test_file(path: &Path, metadata: &fs::Metadata) -> Result<(), DataFolderError> {
+/// `limit` bytes.
+fn check_test_file(
+    path: &Path,
+    metadata: &fs::Metadata,
+    limit: u64,
+) -> Result<(), DataFolderError> {
     if !metadata.is_file() {
         return Err(DataFolderError::NotAFile {
             path: path.to_owned(),
             kind: kind_of(metadata.file_type()),
         });
     }
-    if metadata.len() > MAX_TEST_FILE_BYTES {
+    if metadata.len() > limit {
         return Err(DataFolderError::TooLarge {
             path: path.to_owned(),
             bytes: metadata.len(),
+            limit,
         });
     }
     Ok(())
@@ -321,6 +328,14 @@ fn check_test_file(path: &Path, metadata: &fs::Metadata) -> Result<(), DataFolde
 /// When it cannot be read, is not a regular file, or is too large; the
 /// message names the file.
 pub fn read_test_file(path: &Path) -> io::Result<Vec<u8>> {
+    read_at_most(path, MAX_TEST_FILE_BYTES)
+}
+
+/// [`read_test_file`] with a limit of `limit` bytes. The limit is checked
+/// twice: on the file's size when it is opened, and on the bytes read, since
+/// a file can grow in between, or hold more than its size says (as the
+/// files of `/proc` do).
+fn read_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let cannot = |error: io::Error| {
         io::Error::new(
             error.kind(),
@@ -333,16 +348,17 @@ pub fn read_test_file(path: &Path) -> io::Result<Vec<u8>> {
         .open(path)
         .map_err(cannot)?;
     let metadata = file.metadata().map_err(cannot)?;
-    check_test_file(path, &metadata).map_err(|error| io::Error::other(error.to_string()))?;
+    check_test_file(path, &metadata, limit).map_err(|error| io::Error::other(error.to_string()))?;
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(MAX_TEST_FILE_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_TEST_FILE_BYTES {
+    if bytes.len() as u64 > limit {
         return Err(io::Error::other(
             DataFolderError::TooLarge {
                 path: path.to_owned(),
                 bytes: bytes.len() as u64,
+                limit,
             }
             .to_string(),
         ));
@@ -421,7 +437,7 @@ fn test_file(
             path: file.clone(),
             source,
         })?;
-        check_test_file(file, &metadata)?;
+        check_test_file(file, &metadata, MAX_TEST_FILE_BYTES)?;
         if file == &answer && metadata.nlink() > 1 {
             return Err(DataFolderError::HardLinked {
                 path: file.clone(),
@@ -630,6 +646,43 @@ mod tests {
             matches!(error, DataFolderError::PrivateTarget { .. }),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_test_file_may_hold_the_limit_and_no_more_whatever_its_size_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.in");
+        fs::write(&path, [b'x'; 10]).unwrap();
+        let metadata = fs::metadata(&path).unwrap();
+        assert!(check_test_file(&path, &metadata, 10).is_ok());
+        assert!(matches!(
+            check_test_file(&path, &metadata, 9),
+            Err(DataFolderError::TooLarge {
+                bytes: 10,
+                limit: 9,
+                ..
+            })
+        ));
+        assert_eq!(read_at_most(&path, 10).unwrap(), [b'x'; 10]);
+        assert!(read_at_most(&path, 9).is_err());
+        // A file of /proc has a size of 0 and holds far more: the bytes
+        // read are held to the limit too, one more than it read at most.
+        let status = Path::new("/proc/self/status");
+        assert_eq!(fs::metadata(status).unwrap().len(), 0);
+        let error = read_at_most(status, 100).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .ends_with("holds 101 bytes, more than a test file may (100)"),
+            "{error}"
+        );
+        assert!(read_at_most(status, 1 << 20).unwrap().len() > 100);
+    }
+
+    #[test]
+    fn layouts_print_as_the_option_names_them() {
+        assert_eq!(FolderLayout::Kattis.to_string(), "kattis");
+        assert_eq!(FolderLayout::Plain.to_string(), "plain");
     }
 
     #[test]

@@ -44,3 +44,29 @@ impl Execute for Runner {
         self.program().is_script()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::runner::{Program, RunnerOptions, SandboxMode};
+
+    /// A runner of `command` without a sandbox or cgroups: making it starts
+    /// no process.
+    fn runner(command: &str) -> Runner {
+        let program = Program::parse(command, Path::new("/")).unwrap();
+        let options = RunnerOptions {
+            sandbox: SandboxMode::Off,
+            cgroups: false,
+            ..RunnerOptions::default()
+        };
+        Runner::new(program, &options).unwrap()
+    }
+
+    #[test]
+    fn a_runner_says_whether_a_shell_runs_its_program() {
+        assert!(!Execute::is_script(&runner("/bin/true")));
+        assert!(Execute::is_script(&runner("true | cat")));
+    }
+}

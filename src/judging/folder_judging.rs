@@ -331,6 +331,33 @@ mod tests {
         assert_eq!((report.failures, report.files_not_reported), (1, 3));
         assert_eq!(report.first_failure.as_ref().unwrap().index, 1);
         assert!(!report.all_accepted());
+        // A stop before any failure leaves files unjudged: not all
+        // accepted either.
+        let report =
+            judge_folder(&runner, &folder.files[2..], &options(1, false), &|_| {}).unwrap();
+        assert_eq!((report.failures, report.files_not_reported), (0, 3));
+        assert!(report.first_failure.is_none() && !report.all_accepted());
+    }
+
+    #[test]
+    fn a_folder_of_right_answers_is_all_accepted() {
+        let (_dir, folder) = folder();
+        // Files a, c and e; b's answer and d's input are wrong.
+        let right_files: Vec<DataFile> = folder
+            .files
+            .iter()
+            .filter(|file| ["a", "c", "e"].contains(&file.name.as_str()))
+            .cloned()
+            .collect();
+        let report = judge_folder(
+            &FakeRunner::new(right),
+            &right_files,
+            &options(2, false),
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(verdicts(&report), [("a", "AC"), ("c", "AC"), ("e", "AC")]);
+        assert!(report.all_accepted());
     }
 
     #[test]

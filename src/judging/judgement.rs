@@ -363,19 +363,6 @@ fn is_whitespace_fault(reason: &Reason) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn verdicts_have_the_judges_codes_and_names() {
-        let codes: Vec<&str> = Verdict::ALL.iter().map(|v| v.code()).collect();
-        assert_eq!(codes, ["AC", "WA", "PE", "TLE", "MLE", "RTE", "OLE"]);
-        for verdict in Verdict::ALL {
-            assert_eq!(
-                serde_json::to_string(&verdict).unwrap(),
-                format!("\"{}\"", verdict.code())
-            );
-        }
-        assert_eq!(Verdict::TimeLimit.to_string(), "time limit exceeded");
-    }
-
     fn crash(exit: Exit, possibly_out_of_memory: bool, script: bool) -> String {
         Judgement::RuntimeError {
             exit,
@@ -410,6 +397,37 @@ mod tests {
             crash(Exit::Status(134), false, false),
             "runtime error: exit status 134"
         );
+        // 127 is the shell's "not found", said only of a shell command.
+        assert!(
+            crash(Exit::Status(127), false, true)
+                .starts_with("runtime error: exit status 127 (the shell's \"not found\": "),
+        );
+        assert_eq!(
+            crash(Exit::Status(127), false, false),
+            "runtime error: exit status 127"
+        );
+    }
+
+    #[test]
+    fn a_fault_of_the_jury_reads_as_fail() {
+        let reason = Reason::WrongJuryAnswer(Box::new(Reason::BadJudgeInput {
+            message: "no boards".to_owned(),
+        }));
+        let rejected = |case| {
+            Judgement::Rejected {
+                case,
+                reason: reason.clone(),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            rejected(Some(3)),
+            "FAIL case 3: the jury answer is wrong: bad judge input: no boards"
+        );
+        assert_eq!(
+            rejected(None),
+            "FAIL: the jury answer is wrong: bad judge input: no boards"
+        );
     }
 
     #[test]
@@ -439,15 +457,14 @@ mod tests {
     }
 
     fn judged(run: &Run) -> Judgement {
+        judged_with(run, &CheckOptions::default())
+    }
+
+    /// The judgement of a run on the sample's two boards, which are the
+    /// campaign's cases 7 and 9.
+    fn judged_with(run: &Run, check: &CheckOptions) -> Judgement {
         let checker = Checker::new(&crate::sample::boards());
-        Judgement::of(
-            run,
-            &Limits::DEFAULT,
-            false,
-            &checker,
-            &[7, 9],
-            &CheckOptions::default(),
-        )
+        Judgement::of(run, &Limits::DEFAULT, false, &checker, &[7, 9], check)
     }
 
     #[test]
@@ -482,6 +499,34 @@ mod tests {
         );
         let missing_first = crate::sample::OUTPUT.replacen("AC\n2\n", "", 1);
         let judgement = judged(&run(Termination::Exited(0), missing_first.as_bytes()));
+        assert!(
+            matches!(&judgement, Judgement::Misaligned { misalignment, .. } if misalignment.case() == 7),
+            "{judgement}"
+        );
+    }
+
+    #[test]
+    fn a_whitespace_fault_is_not_explained_as_a_missing_answer() {
+        // Case 7's answer is missing and case 9's moves line ends in a
+        // blank. Compared without trailing blanks, the output is case 9's
+        // answer alone; but in strict mode the checker's complaint is the
+        // blank, and that is the verdict.
+        let strict = CheckOptions {
+            strict_whitespace: true,
+            ..CheckOptions::default()
+        };
+        let output = run(Termination::Exited(0), b"DDHH \n2\n");
+        let judgement = judged_with(&output, &strict);
+        assert!(
+            matches!(
+                &judgement,
+                Judgement::Rejected { case: Some(7), reason } if is_whitespace_fault(reason)
+            ),
+            "{judgement}"
+        );
+        // Without the blank, the missing answer is named.
+        let output = run(Termination::Exited(0), b"DDHH\n2\n");
+        let judgement = judged_with(&output, &strict);
         assert!(
             matches!(&judgement, Judgement::Misaligned { misalignment, .. } if misalignment.case() == 7),
             "{judgement}"

@@ -403,6 +403,56 @@ mod tests {
         };
         assert_eq!(script.argv(), ["/bin/sh", "-c", "a | b"]);
         assert_eq!(script.executable(), Path::new(SHELL));
+        assert!(script.is_script());
+        assert!(!parse("/bin/sh -c true", Path::new("/")).is_script());
+    }
+
+    #[test]
+    fn quotes_without_expansions_and_a_later_equals_sign_make_plain_words() {
+        let echo = parse("/bin/echo \"two words\" 'and more' a=b", Path::new("/"));
+        match &echo {
+            Program::Direct { args, .. } => assert_eq!(args, &["two words", "and more", "a=b"]),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            echo.to_string().ends_with("echo two words and more a=b"),
+            "{echo}"
+        );
+        let script = "echo $HOME";
+        assert_eq!(parse(script, Path::new("/")).to_string(), script);
+    }
+
+    #[test]
+    fn the_folders_to_a_program_are_resolved_and_options_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let program = dir.path().join("sol");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // A file named like an option: the option is still an option.
+        std::fs::write(dir.path().join("-v"), "").unwrap();
+        assert_eq!(
+            parse("./sub/../sol -v", dir.path()),
+            Program::Direct {
+                path: real.join("sol"),
+                args: vec!["-v".into()],
+            }
+        );
+    }
+
+    #[test]
+    fn only_the_named_variables_and_the_locale_are_passed_on() {
+        let passed = passed_environment();
+        for (name, _) in &passed {
+            let name = name.to_str().unwrap();
+            assert!(
+                PASSED_ENVIRONMENT.contains(&name) || name.starts_with("LC_"),
+                "{name}"
+            );
+        }
+        let path = std::env::var_os("PATH").expect("tests run with a PATH");
+        assert!(passed.contains(&("PATH".into(), path)));
     }
 
     #[test]

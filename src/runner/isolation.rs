@@ -229,6 +229,18 @@ impl Isolation {
 mod tests {
     use super::*;
 
+    #[test]
+    fn autogroups_are_reported_as_the_kernel_has_them() {
+        // Read, never written: a test must not change a kernel setting.
+        let setting = std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled");
+        let on = match setting.as_deref().map(str::trim) {
+            Ok("1") => true,
+            Ok("0") | Err(_) => false,
+            Ok(other) => panic!("sched_autogroup_enabled is {other:?}"),
+        };
+        assert_eq!(autogroups_on(), on);
+    }
+
     fn found(cgroup: Option<CgroupFound>, sandboxed: bool) -> Found {
         Found {
             cgroup,

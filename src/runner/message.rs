@@ -241,6 +241,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_run_is_five_descriptors_in_the_requests_order() {
+        let open = |count: usize| -> Vec<OwnedFd> {
+            (0..count)
+                .map(|_| std::fs::File::open("/dev/null").unwrap().into())
+                .collect()
+        };
+        let fds = open(REQUEST_FDS);
+        let raw: Vec<RawFd> = fds.iter().map(AsRawFd::as_raw_fd).collect();
+        let descriptors = RunDescriptors::from_received(fds).unwrap();
+        assert_eq!(descriptors.raw().to_vec(), raw);
+        assert!(RunDescriptors::from_received(open(REQUEST_FDS - 1)).is_none());
+        assert!(RunDescriptors::from_received(open(REQUEST_FDS + 1)).is_none());
+    }
+
+    #[test]
     fn a_request_reads_back() {
         let request = RunRequest {
             processes: 256,

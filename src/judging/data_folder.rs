@@ -666,7 +666,8 @@ mod tests {
         assert_eq!(read_at_most(&path, 10).unwrap(), [b'x'; 10]);
         assert!(read_at_most(&path, 9).is_err());
         // A file of /proc has a size of 0 and holds far more: the bytes
-        // read are held to the limit too, one more than it read at most.
+        // read are held to the limit too (at most the limit and one more
+        // are read, and the message counts those).
         let status = Path::new("/proc/self/status");
         assert_eq!(fs::metadata(status).unwrap().len(), 0);
         let error = read_at_most(status, 100).unwrap_err();

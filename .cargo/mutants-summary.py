@@ -48,8 +48,7 @@ def duration(seconds):
 def timestamp(text):
     """Seconds since the epoch of cargo-mutants' RFC 3339 time, whose
     fraction has nanoseconds (more digits than fromisoformat takes)."""
-    whole, _, rest = text.partition(".")
-    whole = whole.removesuffix("Z")
+    whole = text.partition(".")[0].removesuffix("Z")
     return datetime.datetime.fromisoformat(whole + "+00:00").timestamp()
 
 

@@ -71,13 +71,8 @@ fi
 # once every copy has its build folder, 180 s, since a mutant that makes the
 # build script's pattern-database generation endless (rank.rs's loops) is
 # otherwise held for the whole 600 s. MUTANTS_BUILD_TIMEOUT overrides both.
+# (Set where the copies are made, below.)
 build_timeout=180
-for ((shard = 0; shard < jobs; shard++)); do
-    if [ ! -d "$root/target/mutants/tree-$shard/target/mutants" ]; then
-        build_timeout=600
-    fi
-done
-build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
 
 # name|globs|test arguments|unit-test filter, one group a line (the filter
 # may hold | itself: it is the rest of the line).
@@ -101,11 +96,15 @@ fi
 trees=()
 for ((shard = 0; shard < jobs; shard++)); do
     tree="$root/target/mutants/tree-$shard"
+    if [ ! -d "$tree/target/mutants" ]; then
+        build_timeout=600
+    fi
     mkdir -p "$tree"
     find "$tree" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
     git ls-files --cached --others --exclude-standard -z | xargs -0 cp --parents -t "$tree"
     trees+=("$tree")
 done
+build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
 
 # A test that needs what a machine may lack (bubblewrap, a writable cgroup)
 # skips itself without it, and fails instead under CI (tests/support/

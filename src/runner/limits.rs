@@ -64,6 +64,16 @@ impl Limits {
     };
 }
 
+impl Limits {
+    /// The kernel's backstop for the CPU time limit (`RLIMIT_CPU`), in
+    /// whole seconds: the limit rounded up, and one second more, so that
+    /// the runner's polls, not the kernel, stop a run that spins past its
+    /// limit, and the backstop only ends one the runner failed to stop.
+    pub(crate) fn backstop_cpu_seconds(&self) -> u64 {
+        self.cpu_time.as_secs_f64().ceil() as u64 + 1
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT
@@ -84,5 +94,16 @@ mod tests {
             Limits::DEFAULT.output_bytes,
             crate::checker::DEFAULT_OUTPUT_LIMIT
         );
+    }
+
+    #[test]
+    fn the_cpu_backstop_is_a_second_past_the_limit_rounded_up() {
+        for (limit, backstop) in [(0, 1), (500, 2), (1000, 2), (1001, 3), (2300, 4)] {
+            let limits = Limits {
+                cpu_time: Duration::from_millis(limit),
+                ..Limits::DEFAULT
+            };
+            assert_eq!(limits.backstop_cpu_seconds(), backstop, "{limit} ms");
+        }
     }
 }

@@ -290,4 +290,27 @@ mod tests {
             io::ErrorKind::UnexpectedEof
         );
     }
+
+    #[test]
+    fn a_message_needs_no_descriptors_and_an_empty_one_is_the_end() {
+        let (ours, theirs) = socket_pair().unwrap();
+        send(ours.as_raw_fd(), b"ready", &[]).unwrap();
+        let (bytes, fds) = receive(theirs.as_raw_fd()).unwrap();
+        assert_eq!((bytes.as_slice(), fds.len()), (&b"ready"[..], 0));
+    }
+
+    /// Errors other than a signal's interruption are returned, not tried
+    /// again: a zygote gone is an error at once.
+    #[test]
+    fn a_peer_gone_or_no_socket_is_an_error() {
+        let (ours, theirs) = socket_pair().unwrap();
+        drop(theirs);
+        assert_eq!(
+            send(ours.as_raw_fd(), b"run", &[]).unwrap_err().kind(),
+            io::ErrorKind::BrokenPipe
+        );
+        let file = std::fs::File::open("/dev/null").unwrap();
+        assert!(receive(file.as_raw_fd()).is_err());
+        assert!(send(file.as_raw_fd(), b"run", &[]).is_err());
+    }
 }

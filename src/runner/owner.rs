@@ -148,6 +148,35 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_namespace_is_the_inode_of_the_pid_namespace() {
+        use std::os::unix::fs::MetadataExt;
+        let inode = std::fs::metadata("/proc/self/ns/pid").unwrap().ino();
+        assert_eq!(namespace_of("self"), inode);
+        assert_eq!(namespace_of(&std::process::id().to_string()), inode);
+        assert_eq!(namespace_of("no-such-process"), 0);
+    }
+
+    #[test]
+    fn only_the_entries_of_gone_runners_are_left_by_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = "rotation-game-run-";
+        let gone = earlier_runner_with_this_id().name(prefix, 1);
+        for name in [
+            gone.as_str(),
+            &Owner::this_process().name(prefix, 2),
+            &earlier_runner_with_this_id().name("another-tool-", 3),
+            "rotation-game-run-notes",
+        ] {
+            std::fs::create_dir(dir.path().join(name)).unwrap();
+        }
+        assert_eq!(
+            left_by_gone_runners(dir.path(), prefix),
+            [dir.path().join(&gone)]
+        );
+        assert!(left_by_gone_runners(&dir.path().join("missing"), prefix).is_empty());
+    }
+
+    #[test]
     fn runners_of_earlier_versions_read_a_live_process_id_first() {
         // They took the first number after the prefix for the owner's
         // process id, and swept the name when no such process was alive:

@@ -225,7 +225,110 @@ fn discard<R: std::io::Read + AsRawFd>(mut pipe: R) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+    use std::os::fd::RawFd;
+
     use super::*;
+
+    /// A pipe that answers its reads from a script, for the paths a real
+    /// pipe takes only by chance (a signal during a read, an error); its
+    /// descriptor is none, so that `splice` on it fails as it does on
+    /// anything but a pipe.
+    struct Scripted(VecDeque<io::Result<Vec<u8>>>);
+
+    impl Scripted {
+        fn new(script: Vec<io::Result<&[u8]>>) -> Scripted {
+            Scripted(
+                script
+                    .into_iter()
+                    .map(|step| step.map(<[u8]>::to_vec))
+                    .collect(),
+            )
+        }
+    }
+
+    impl std::io::Read for Scripted {
+        /// The script's next step (each fits the buffer); the end of the
+        /// pipe once the script is done.
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            match self.0.pop_front() {
+                None => Ok(0),
+                Some(Err(error)) => Err(error),
+                Some(Ok(bytes)) => {
+                    buffer[..bytes.len()].copy_from_slice(&bytes);
+                    Ok(bytes.len())
+                }
+            }
+        }
+    }
+
+    impl AsRawFd for Scripted {
+        fn as_raw_fd(&self) -> RawFd {
+            -1
+        }
+    }
+
+    fn interrupted() -> io::Result<&'static [u8]> {
+        Err(io::ErrorKind::Interrupted.into())
+    }
+
+    fn broken() -> io::Result<&'static [u8]> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+
+    #[test]
+    fn exactly_the_bytes_kept_are_no_flood_and_one_more_is() {
+        for (bytes, flooded) in [(&b"12345"[..], false), (&b"123456"[..], true)] {
+            let (into, overflow) = (Collected::default(), AtomicBool::new(false));
+            let read = collect(Scripted::new(vec![Ok(bytes)]), &into, 5, &overflow);
+            assert_eq!(overflow.load(Ordering::SeqCst), flooded, "{bytes:?}");
+            assert_eq!(*into.lock().unwrap(), b"12345");
+            assert_eq!(read.total, bytes.len() as u64);
+        }
+    }
+
+    #[test]
+    fn a_read_cut_by_a_signal_is_read_again_and_an_error_ends_the_pipe() {
+        let script = vec![
+            Ok(&b"ab"[..]),
+            interrupted(),
+            Ok(b"cd"),
+            broken(),
+            Ok(b"ef"),
+        ];
+        let (into, overflow) = (Collected::default(), AtomicBool::new(false));
+        let read = collect(Scripted::new(script), &into, 100, &overflow);
+        assert_eq!(*into.lock().unwrap(), b"abcd");
+        assert_eq!(read.total, 4);
+        assert!(!overflow.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn what_splice_cannot_move_is_read_and_counted() {
+        let script = vec![
+            Ok(&b"ab"[..]),
+            interrupted(),
+            Ok(b"cde"),
+            broken(),
+            Ok(b"f"),
+        ];
+        assert_eq!(discard(Scripted::new(script)), 5);
+        let script = vec![Ok(&b"abc"[..]), interrupted(), Ok(b"de")];
+        assert_eq!(discard(Scripted::new(script)), 5);
+    }
+
+    #[test]
+    fn splice_moves_a_real_pipe_to_its_end() {
+        let (read, write) = super::super::child_setup::pipe().unwrap();
+        let writer = thread::spawn(move || {
+            let mut write = std::fs::File::from(write);
+            for _ in 0..40 {
+                write.write_all(&[7; 100_000]).unwrap();
+            }
+        });
+        assert_eq!(discard(std::fs::File::from(read)), 4_000_000);
+        writer.join().unwrap();
+    }
 
     #[test]
     fn standard_error_past_what_is_kept_is_counted_and_dropped() {

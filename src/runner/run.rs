@@ -329,11 +329,8 @@ impl Runner {
         let used = Used::of(ending, watched.seen_cpu, cgroup.as_ref())?;
         drop(cgroup);
 
-        // Read only where it can matter: a SIGKILL.
-        let machine_oom_kill = used.exit == Some(Exit::Signal(libc::SIGKILL))
-            && machine_oom_kills()
-                .zip(oom_kills_before)
-                .is_none_or(|(after, before)| after > before);
+        let machine_oom_kill =
+            machine_oom_kill_possible(used.exit, oom_kills_before, machine_oom_kills);
         let termination = termination::termination(&Observed {
             stopped: watched.stopped,
             cpu_time: used.cpu_time,
@@ -425,7 +422,7 @@ impl Runner {
         let hook = ChildSetup {
             join: cgroup.map(RunCgroup::join_files).unwrap_or_default(),
             oom_score_adj: CString::new("/proc/self/oom_score_adj").expect("no NUL byte"),
-            cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
+            cpu_seconds: limits.backstop_cpu_seconds(),
             address_space: cgroup.is_none().then_some(limits.memory_bytes),
             file_size: Some(limits.memory_bytes),
             keep_open: Vec::new(),
@@ -453,7 +450,7 @@ impl Runner {
         let request = RunRequest {
             processes: limits.processes.unwrap_or(0),
             work_bytes: limits.memory_bytes,
-            cpu_seconds: limits.cpu_time.as_secs_f64().ceil() as u64 + 1,
+            cpu_seconds: limits.backstop_cpu_seconds(),
             address_space: if cgroup.is_none() {
                 limits.memory_bytes
             } else {
@@ -619,14 +616,24 @@ impl Launched<'_> {
 /// Refuses limits that together exceed the memory the machine has
 /// available (`MemAvailable`; not checked where it cannot be read).
 fn check_memory(options: &RunnerOptions) -> Result<(), RunnerError> {
-    let Some(available) = available_memory() else {
-        return Ok(());
-    };
-    let runs = options.concurrent_runs.max(1);
-    let needed = options.limits.memory_bytes.saturating_mul(runs as u64);
+    match available_memory() {
+        Some(available) => fits_in_memory(
+            options.limits.memory_bytes,
+            options.concurrent_runs,
+            available,
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Whether `runs` runs at once (at least one), each with `memory_bytes`,
+/// fit in `available` bytes.
+fn fits_in_memory(memory_bytes: u64, runs: usize, available: u64) -> Result<(), RunnerError> {
+    let runs = runs.max(1);
+    let needed = memory_bytes.saturating_mul(runs as u64);
     if needed > available {
         return Err(RunnerError::MemoryAboveAvailable {
-            limit: options.limits.memory_bytes >> 20,
+            limit: memory_bytes >> 20,
             runs,
             available: available >> 20,
         });
@@ -648,9 +655,29 @@ pub fn available_memory() -> Option<u64> {
 /// The machine's count of out-of-memory kills (global and in cgroups),
 /// from `/proc/vmstat` (kernel 4.13 and later).
 fn machine_oom_kills() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/vmstat").ok()?;
-    text.lines()
+    oom_kills_in(&std::fs::read_to_string("/proc/vmstat").ok()?)
+}
+
+/// The `oom_kill` count of a `/proc/vmstat` text.
+fn oom_kills_in(vmstat: &str) -> Option<u64> {
+    vmstat
+        .lines()
         .find_map(|line| line.strip_prefix("oom_kill ")?.trim().parse().ok())
+}
+
+/// Whether the machine's out-of-memory killer may have killed a run that
+/// ended in `exit`: only a `SIGKILL` can be its, and then only if the
+/// machine's count of kills (`before` the run, `after` it, read only for
+/// a `SIGKILL`) grew, or either cannot be read.
+fn machine_oom_kill_possible(
+    exit: Option<Exit>,
+    before: Option<u64>,
+    after: impl FnOnce() -> Option<u64>,
+) -> bool {
+    exit == Some(Exit::Signal(libc::SIGKILL))
+        && after()
+            .zip(before)
+            .is_none_or(|(after, before)| after > before)
 }
 
 /// How the runner's own child ended, as `wait4` saw it.
@@ -666,7 +693,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::runner::CgroupVersion;
+    use crate::runner::{CgroupVersion, MIB};
 
     /// A runner without a sandbox (unit tests have no init to run), for
     /// well-behaved programs only.
@@ -760,6 +787,84 @@ mod tests {
         .map(|measurement| serde_json::to_string(measurement).unwrap())
         .collect();
         assert_eq!(names, [r#""cgroup v1""#, r#""cgroup v2""#, r#""rusage""#]);
+    }
+
+    #[test]
+    fn runs_fit_in_memory_up_to_exactly_what_is_available() {
+        assert!(fits_in_memory(512 * MIB, 2, 1024 * MIB).is_ok());
+        assert!(
+            fits_in_memory(512 * MIB, 0, 512 * MIB).is_ok(),
+            "one run at least"
+        );
+        assert!(matches!(
+            fits_in_memory(512 * MIB, 2, 1024 * MIB - 1),
+            Err(RunnerError::MemoryAboveAvailable {
+                limit: 512,
+                runs: 2,
+                available: 1023,
+            })
+        ));
+        assert!(matches!(
+            fits_in_memory(512 * MIB + 1, 0, 512 * MIB),
+            Err(RunnerError::MemoryAboveAvailable { runs: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn the_machines_oom_kills_are_read_from_vmstat() {
+        let vmstat = "pgfault 12\noom_kill_extra 9\noom_kill 3\nthp_fault_alloc 0\n";
+        assert_eq!(oom_kills_in(vmstat), Some(3));
+        assert_eq!(oom_kills_in("pgfault 12\n"), None);
+        assert_eq!(oom_kills_in("oom_kill many\n"), None);
+        // This kernel has the count, for the runs to compare.
+        assert!(machine_oom_kills().is_some());
+    }
+
+    #[test]
+    fn only_a_sigkill_during_a_new_machine_oom_kill_may_be_the_machines() {
+        let sigkill = Some(Exit::Signal(libc::SIGKILL));
+        assert!(!machine_oom_kill_possible(sigkill, Some(4), || Some(4)));
+        assert!(machine_oom_kill_possible(sigkill, Some(4), || Some(5)));
+        assert!(!machine_oom_kill_possible(sigkill, Some(5), || Some(4)));
+        // Unknown before or after: it may have been.
+        assert!(machine_oom_kill_possible(sigkill, None, || Some(4)));
+        assert!(machine_oom_kill_possible(sigkill, Some(4), || None));
+        // Nothing else is the machine's, and the count is not read then.
+        for exit in [
+            None,
+            Some(Exit::Status(0)),
+            Some(Exit::Signal(libc::SIGSEGV)),
+        ] {
+            assert!(!machine_oom_kill_possible(exit, Some(4), || {
+                panic!("read for {exit:?}")
+            }));
+        }
+    }
+
+    /// The CPU time of the calling thread so far.
+    fn thread_cpu_time() -> Duration {
+        // SAFETY: clock_gettime writes the timespec it is given.
+        let time = unsafe {
+            let mut time: libc::timespec = std::mem::zeroed();
+            libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time);
+            time
+        };
+        Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+    }
+
+    /// The runner sleeps between its checks of a run (its CPU time is
+    /// taken from the runs beside it on the machine): waiting out a run
+    /// that sleeps for a second costs its thread a few of its polls'
+    /// worth, far below the bound, where a runner that polled without
+    /// sleeping would spend the whole second.
+    #[test]
+    fn the_runner_sleeps_while_its_run_does() {
+        let runner = runner("sleep 1", limits());
+        let before = thread_cpu_time();
+        let run = runner.run(b"").unwrap();
+        let spent = thread_cpu_time() - before;
+        assert_eq!(run.termination, Termination::Exited(0));
+        assert!(spent < Duration::from_millis(300), "{spent:?}");
     }
 
     #[test]

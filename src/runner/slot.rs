@@ -226,10 +226,16 @@ impl Slot {
 /// line of `/proc/self/fdinfo/FD`).
 fn host_pid(pidfd: &OwnedFd) -> io::Result<libc::pid_t> {
     let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", pidfd.as_raw_fd()))?;
+    pid_in_fdinfo(&info)
+        .ok_or_else(|| io::Error::other("the run's PID 1 ended before it could be measured"))
+}
+
+/// The process id of a pidfd's `fdinfo`: `None` for a process that has
+/// ended (`-1`), or that this PID namespace cannot see (`0`).
+fn pid_in_fdinfo(info: &str) -> Option<libc::pid_t> {
     info.lines()
         .find_map(|line| line.strip_prefix("Pid:")?.trim().parse().ok())
         .filter(|&pid: &libc::pid_t| pid > 0)
-        .ok_or_else(|| io::Error::other("the run's PID 1 ended before it could be measured"))
 }
 
 impl SlotRun {
@@ -281,4 +287,21 @@ pub(crate) fn output_pipe() -> io::Result<(File, OwnedFd)> {
 pub(crate) fn input_pipe() -> io::Result<(OwnedFd, File)> {
     let (read, write) = pipe()?;
     Ok((read, File::from(write)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pidfd_names_a_process_only_while_it_is_visible_and_alive() {
+        let info = |pid: &str| {
+            format!("pos:\t0\nflags:\t02000002\nmnt_id:\t15\nPid:\t{pid}\nNSpid:\t{pid}\n")
+        };
+        assert_eq!(pid_in_fdinfo(&info("4242")), Some(4242));
+        assert_eq!(pid_in_fdinfo(&info("1")), Some(1));
+        assert_eq!(pid_in_fdinfo(&info("0")), None);
+        assert_eq!(pid_in_fdinfo(&info("-1")), None);
+        assert_eq!(pid_in_fdinfo("pos:\t0\n"), None);
+    }
 }

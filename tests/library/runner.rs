@@ -14,6 +14,7 @@ use rotation_game::runner::{
 
 use crate::support::compile::compile;
 use crate::support::isolation::isolation;
+use crate::support::process_tree::descendants_of;
 use crate::support::programs::{HOG, SPINNER, script};
 use crate::support::skip::{can_run, require};
 
@@ -150,7 +151,12 @@ fn peak_memory_is_measured_with_and_without_a_cgroup() {
     if can_run(cgroup, "a writable cgroup", "its form with a cgroup") {
         modes.push(true);
     }
-    for cgroups in modes {
+    // Without a cgroup, the runner's own wait4 (no sandbox) or the run's
+    // PID 1's (in the sandbox) measures it.
+    for (cgroups, sandbox) in modes
+        .into_iter()
+        .flat_map(|cgroups| [(cgroups, SandboxMode::Off), (cgroups, SandboxMode::Auto)])
+    {
         let program = Program::parse(&command, Path::new("/")).unwrap();
         let options = RunnerOptions {
             limits: Limits {
@@ -158,6 +164,7 @@ fn peak_memory_is_measured_with_and_without_a_cgroup() {
                 ..limits()
             },
             cgroups,
+            sandbox,
             init: Some(BINARY.into()),
             ..RunnerOptions::default()
         };
@@ -166,9 +173,120 @@ fn peak_memory_is_measured_with_and_without_a_cgroup() {
         let peak = run.peak_memory_bytes;
         assert!(
             (128 * MIB..200 * MIB).contains(&peak),
-            "cgroups {cgroups}: {peak}"
+            "cgroups {cgroups}, sandbox {sandbox:?}: {peak}"
         );
     }
+}
+
+/// Starts a child that allocates and touches 64 MiB at a time without
+/// end (exiting 3 when an allocation fails), and sleeps for a minute
+/// itself.
+const FORKED_HOG: &str = r#"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    if (fork() == 0) {
+        for (long chunk = 64L << 20;;) {
+            char *block = malloc(chunk);
+            if (!block) return 3;
+            memset(block, 1, chunk);
+        }
+    }
+    sleep(60);
+    return 0;
+}
+"#;
+
+/// The cgroup's out-of-memory kill of one process of a run (here a child
+/// whose parent would go on to sleep) ends the whole run at once, as a
+/// memory limit, rather than at the wall clock.
+#[test]
+fn an_out_of_memory_kill_of_one_process_ends_the_whole_run() {
+    let cgroup = matches!(isolation().measurement, Measurement::Cgroup(_));
+    require!(cgroup, "a writable cgroup");
+    let dir = tempfile::tempdir().unwrap();
+    let forked_hog = compile(dir.path(), "forked-hog", FORKED_HOG);
+    for sandbox in [SandboxMode::Off, SandboxMode::Auto] {
+        let run = run(&forked_hog, sandbox, true);
+        assert_eq!(
+            run.termination,
+            Termination::MemoryLimit,
+            "{sandbox:?}: {run:?}"
+        );
+    }
+}
+
+/// A run stopped at its wall limit is killed there, in the sandbox too
+/// where no cgroup kills it: its PID 1, and so its whole PID namespace.
+#[test]
+fn a_sleeper_in_the_sandbox_is_killed_at_the_wall_limit_without_a_cgroup() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let program = Program::parse("sleep 60", Path::new("/")).unwrap();
+    let options = RunnerOptions {
+        limits: Limits {
+            wall_time: Duration::from_millis(500),
+            ..limits()
+        },
+        sandbox: SandboxMode::On,
+        cgroups: false,
+        init: Some(BINARY.into()),
+        ..RunnerOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let run = Runner::new(program, &options).unwrap().run(b"").unwrap();
+    assert_eq!(run.termination, Termination::WallTimeLimit, "{run:?}");
+    // Killed, not waited for: a bound far from both, not a timing.
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}
+
+/// The slots a runner's `Debug` lists as free: each one's bubblewrap
+/// process and uid.
+fn free_slots(runner: &Runner) -> Vec<(i32, String)> {
+    let text = format!("{runner:?}");
+    text.split("Slot { bwrap: ")
+        .skip(1)
+        .map(|slot| {
+            let (bwrap, rest) = slot.split_once(", uid: ").unwrap();
+            let uid = rest.split_once(" }").unwrap().0;
+            (bwrap.parse().unwrap(), uid.to_owned())
+        })
+        .collect()
+}
+
+/// A runner keeps its slot between runs, one after another, and replaces
+/// one whose bubblewrap has died (killed by the machine, say) by a new
+/// one with the same uid, so that the run asked for still runs.
+#[test]
+fn a_slot_is_kept_between_runs_and_replaced_when_its_sandbox_dies() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let runner = runner("/bin/cat", SandboxMode::On, false);
+    let echo = |input: &[u8]| {
+        let run = runner.run(input).unwrap();
+        assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+        assert_eq!(run.stdout, input);
+    };
+    echo(b"first");
+    let slots = free_slots(&runner);
+    assert_eq!(slots.len(), 1, "{runner:?}");
+    echo(b"second");
+    assert_eq!(free_slots(&runner), slots, "the same slot, kept");
+    let (bwrap, uid) = slots[0].clone();
+    // The whole slot: bubblewrap and its zygote (which would go on making
+    // runs without it).
+    let slot = [vec![bwrap as u32], descendants_of(bwrap as u32)].concat();
+    assert!(slot.len() > 1, "the zygote is below bubblewrap");
+    for pid in slot {
+        // SAFETY: kill has no memory-safety preconditions; the processes
+        // are the slot's, children of this process and theirs.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+    echo(b"after its sandbox died");
+    let replaced = free_slots(&runner);
+    assert_eq!(replaced.len(), 1, "{runner:?}");
+    assert_ne!(replaced[0].0, bwrap, "a new bubblewrap");
+    assert_eq!(replaced[0].1, uid, "the same uid");
 }
 
 /// A slot's sandbox is not tied to the thread that first needed it: Linux

@@ -107,8 +107,17 @@ pub enum KernelMemory {
 /// Whether the kernel gives each session one share of the CPU
 /// (`kernel.sched_autogroup_enabled`).
 pub(crate) fn autogroups_on() -> bool {
-    std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
-        .is_ok_and(|text| text.trim() == "1")
+    autogroup_setting_on(
+        std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
+            .ok()
+            .as_deref(),
+    )
+}
+
+/// Whether `sched_autogroup_enabled`'s text (`None`: it cannot be read, as
+/// on a kernel built without autogroups) says they are on.
+fn autogroup_setting_on(setting: Option<&str>) -> bool {
+    setting.is_some_and(|text| text.trim() == "1")
 }
 
 /// Whose uid a program runs as.
@@ -228,6 +237,15 @@ impl Isolation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn autogroups_are_on_only_where_the_setting_says_1() {
+        assert!(autogroup_setting_on(Some("1\n")));
+        assert!(autogroup_setting_on(Some("1")));
+        for off in [Some("0\n"), Some("2\n"), Some(""), None] {
+            assert!(!autogroup_setting_on(off), "{off:?}");
+        }
+    }
 
     #[test]
     fn autogroups_are_reported_as_the_kernel_has_them() {

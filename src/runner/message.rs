@@ -193,7 +193,8 @@ pub(crate) fn receive(socket: RawFd) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
     unsafe {
         let mut header = libc::CMSG_FIRSTHDR(&message);
         while !header.is_null() {
-            if (*header).cmsg_level == libc::SOL_SOCKET && (*header).cmsg_type == libc::SCM_RIGHTS {
+            let kind = ((*header).cmsg_level, (*header).cmsg_type);
+            if kind == (libc::SOL_SOCKET, libc::SCM_RIGHTS) {
                 let length = (*header).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
                 let data = libc::CMSG_DATA(header);
                 for index in 0..length / 4 {

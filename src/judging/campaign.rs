@@ -527,6 +527,14 @@ mod tests {
         let smallest = failure.smallest.as_ref().unwrap();
         assert_eq!(smallest.cases, [6]);
         assert_eq!(failure.shown().cases, [6]);
+        // Its input is the one case as the program got it, which a judge
+        // can feed it again.
+        let input = smallest.input();
+        assert!(input.ends_with("\n0\n"), "{input:?}");
+        assert_eq!(
+            crate::parser::parse_all(input.as_bytes()).unwrap(),
+            [mix().board(5)]
+        );
         let tried: Vec<u8> = runner.inputs()[1..]
             .iter()
             .map(|boards| length(&boards[0]))

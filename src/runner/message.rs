@@ -298,6 +298,11 @@ mod tests {
         send(ours.as_raw_fd(), b"ready", &[]).unwrap();
         let (bytes, fds) = receive(theirs.as_raw_fd()).unwrap();
         assert_eq!((bytes.as_slice(), fds.len()), (&b"ready"[..], 0));
+        send(ours.as_raw_fd(), b"", &[]).unwrap();
+        assert_eq!(
+            receive(theirs.as_raw_fd()).unwrap_err().kind(),
+            io::ErrorKind::UnexpectedEof
+        );
     }
 
     /// Errors other than a signal's interruption are returned, not tried

@@ -169,7 +169,7 @@ fn collect<R: std::io::Read>(
             Ok(0) => break,
             Ok(read) => {
                 let room = keep.saturating_sub(total).min(read as u64) as usize;
-                if room > 0 {
+                if room != 0 {
                     let mut kept = into.lock().unwrap_or_else(|poison| poison.into_inner());
                     kept.extend_from_slice(&buffer[..room]);
                 }

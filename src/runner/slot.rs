@@ -72,7 +72,10 @@ impl Drop for Slot {
     /// each run before it reads again) exits and bubblewrap with it; then
     /// the guard kills what is left and reaps bubblewrap. Ending by itself,
     /// every process of the slot is reaped by its parent, so the runner's
-    /// children's CPU time (`wait4` on the runner) holds every run's.
+    /// children's CPU time (`wait4` on the runner) holds that of every run
+    /// that ended by itself. (The processes killed with a run's PID
+    /// namespace, a run stopped at a limit, are reaped by the kernel, which
+    /// counts their time nowhere.)
     fn drop(&mut self) {
         // SAFETY: shutdown on a socket this slot owns.
         unsafe { libc::shutdown(self.control.as_raw_fd(), libc::SHUT_RDWR) };

@@ -217,6 +217,83 @@ fn an_out_of_memory_kill_of_one_process_ends_the_whole_run() {
     }
 }
 
+/// A program killed by SIGKILL while the machine counted an out-of-memory
+/// kill (here one this test causes in a run's cgroup, which the machine's
+/// count includes) may have been the machine's victim, and its verdict
+/// says so; counts that others' kills raise too only add to it.
+#[test]
+fn a_sigkill_while_the_machine_counts_an_oom_kill_may_be_the_machines() {
+    let cgroup = matches!(isolation().measurement, Measurement::Cgroup(_));
+    require!(cgroup, "a writable cgroup");
+    let dir = tempfile::tempdir().unwrap();
+    let (started, go) = (dir.path().join("started"), dir.path().join("go"));
+    let killed = script(
+        dir.path(),
+        "killed.sh",
+        &format!(
+            "touch {}; while [ ! -e {} ]; do sleep 0.01; done; kill -KILL $$",
+            started.display(),
+            go.display()
+        ),
+    );
+    let hog = compile(dir.path(), "hog", HOG);
+    let killed = std::thread::scope(|scope| {
+        let killed = scope.spawn(|| run(&killed, SandboxMode::Off, false));
+        // The machine's count is read before the program starts.
+        while !started.exists() {
+            assert!(!killed.is_finished(), "the script ended before it started");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let hogged = run(&hog, SandboxMode::Off, true);
+        assert_eq!(hogged.termination, Termination::MemoryLimit, "{hogged:?}");
+        std::fs::write(&go, "").unwrap();
+        killed.join().unwrap()
+    });
+    assert_eq!(
+        killed.termination,
+        Termination::Signalled {
+            signal: libc::SIGKILL,
+            possibly_out_of_memory: true
+        }
+    );
+}
+
+/// A runner's slots end by themselves when it goes (each zygote exits,
+/// then its bubblewrap, each reaped by its parent), so that the CPU time
+/// of every run reaches the runner's own children's: what the runner_cpu
+/// bench measures a campaign by. The count only grows, so other tests'
+/// children cannot make this fail.
+#[test]
+fn a_sandboxed_runs_cpu_time_reaches_the_runners_children_when_it_goes() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let children_cpu = || {
+        // SAFETY: getrusage fills the zeroed struct it is given.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+            usage
+        };
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    let before = children_cpu();
+    // A run that ends by itself: the processes killed with a run's PID
+    // namespace are reaped by the kernel, and their time is counted nowhere.
+    let counting = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done";
+    let runner = runner(counting, SandboxMode::On, false);
+    let run = runner.run(b"").unwrap();
+    assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+    drop(runner);
+    let reaped = children_cpu() - before;
+    // At least half: the run's PID 1 may count it by a task clock, which
+    // need not agree with wait4's count to the tick.
+    assert!(
+        reaped >= run.cpu_time / 2,
+        "{reaped:?} reaped, the run used {:?}",
+        run.cpu_time
+    );
+}
+
 /// A run stopped at its wall limit is killed there, in the sandbox too
 /// where no cgroup kills it: its PID 1, and so its whole PID namespace.
 #[test]

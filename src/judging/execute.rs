@@ -52,11 +52,12 @@ mod tests {
     use super::*;
     use crate::runner::{Program, RunnerOptions, SandboxMode};
 
-    /// A runner of `command` without a sandbox or cgroups: making it starts
-    /// no process.
-    fn runner(command: &str) -> Runner {
+    /// A runner of `command` within `limits`, without a sandbox or
+    /// cgroups: making it starts no process.
+    fn runner_within(command: &str, limits: Limits) -> Runner {
         let program = Program::parse(command, Path::new("/")).unwrap();
         let options = RunnerOptions {
+            limits,
             sandbox: SandboxMode::Off,
             cgroups: false,
             ..RunnerOptions::default()
@@ -64,9 +65,29 @@ mod tests {
         Runner::new(program, &options).unwrap()
     }
 
+    fn runner(command: &str) -> Runner {
+        runner_within(command, Limits::DEFAULT)
+    }
+
     #[test]
     fn a_runner_says_whether_a_shell_runs_its_program() {
         assert!(!Execute::is_script(&runner("/bin/true")));
         assert!(Execute::is_script(&runner("true | cat")));
+    }
+
+    #[test]
+    fn a_runner_gives_judging_the_limits_it_was_made_with() {
+        let limits = Limits {
+            cpu_time: std::time::Duration::from_millis(1500),
+            output_bytes: 1000,
+            // Without a sandbox or a cgroup no process limit holds, and
+            // the runner's limits say so.
+            processes: None,
+            ..Limits::DEFAULT
+        };
+        assert_eq!(
+            Execute::limits(&runner_within("/bin/true", limits)),
+            &limits
+        );
     }
 }

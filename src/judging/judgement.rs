@@ -551,5 +551,19 @@ mod tests {
                 ..
             } if limit == Limits::DEFAULT.memory_bytes
         ));
+        assert!(
+            judged(&crashed).to_string().ends_with(
+                "memory is limited here by address space (1024 MiB per process, no cgroup), so running out of it shows as a runtime error"
+            ),
+            "{}",
+            judged(&crashed)
+        );
+    }
+
+    #[test]
+    fn memory_reads_in_mib_exact_when_whole() {
+        let limit = |limit_bytes| Judgement::MemoryLimit { limit_bytes }.to_string();
+        assert!(limit(256 * MIB).ends_with("the limit of 256 MiB and was stopped"));
+        assert!(limit(MIB + MIB / 2).ends_with("the limit of 1.5 MiB and was stopped"));
     }
 }

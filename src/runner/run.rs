@@ -47,7 +47,12 @@
 //! processes). Without one, CPU time is the greatest of what `/proc` showed
 //! for the run's processes while it ran and what was reaped (`wait4`, or
 //! the run's PID 1's `RUSAGE_CHILDREN`), to the clock tick; and peak memory
-//! the largest resident size of a single process of the run.
+//! the largest resident size of a single process of the run. Without a
+//! sandbox too, that size comes from the runner's own `wait4`, and the
+//! kernel counts a child's largest resident size from its fork, across
+//! its exec: the runner's own resident size at the fork is counted as the
+//! program's when it is larger (a known fault, not yet mended; in the
+//! sandbox the run's small PID 1 forks the program, and adds little).
 
 use std::ffi::CString;
 use std::io;

@@ -171,8 +171,18 @@ fn peak_memory_is_measured_with_and_without_a_cgroup() {
         let run = Runner::new(program, &options).unwrap().run(b"").unwrap();
         assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
         let peak = run.peak_memory_bytes;
+        // The runner's own wait4 sees the largest resident size of its
+        // child since the fork, which the kernel carries across the exec:
+        // the runner's own at the fork (this test process's, hundreds of
+        // MiB under `cargo test`) counts too, so only a lower bound holds
+        // there (see the runner's module docs).
+        let most = if !cgroups && sandbox == SandboxMode::Off {
+            u64::MAX
+        } else {
+            200 * MIB
+        };
         assert!(
-            (128 * MIB..200 * MIB).contains(&peak),
+            (128 * MIB..most).contains(&peak),
             "cgroups {cgroups}, sandbox {sandbox:?}: {peak}"
         );
     }

@@ -19,6 +19,7 @@ mod support {
     pub mod compile;
     pub mod fixtures;
     pub mod isolation;
+    pub mod proc_stat;
     pub mod processes;
     pub mod skip;
 }

@@ -13,6 +13,8 @@ pub mod fixtures;
 pub mod isolation;
 #[path = "../support/package.rs"]
 pub mod package;
+#[path = "../support/proc_stat.rs"]
+pub mod proc_stat;
 #[path = "../support/processes.rs"]
 pub mod processes;
 #[path = "../support/programs.rs"]

@@ -18,6 +18,9 @@ pub mod isolation;
 #[path = "../support/package.rs"]
 pub mod package;
 #[cfg(unix)]
+#[path = "../support/proc_stat.rs"]
+pub mod proc_stat;
+#[cfg(unix)]
 #[path = "../support/process_tree.rs"]
 pub mod process_tree;
 #[cfg(unix)]

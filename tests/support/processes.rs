@@ -3,30 +3,21 @@
 
 use std::io::Read;
 
-/// The processes whose command line holds `marker`.
+use super::proc_stat::each_process;
+
+/// The processes whose command line holds `marker`, zombies left out.
 pub fn processes_with(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let mut cmdline = Vec::new();
-        let read = std::fs::File::open(entry.path().join("cmdline"))
-            .and_then(|mut file| file.read_to_end(&mut cmdline));
-        let zombie = std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-        });
-        if read.is_ok() && !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
+    each_process()
+        .filter(|process| process.field(0) != Some("Z"))
+        .filter(|process| {
+            let mut cmdline = Vec::new();
+            std::fs::File::open(format!("/proc/{}/cmdline", process.pid))
+                .and_then(|mut file| file.read_to_end(&mut cmdline))
+                .is_ok()
+                && String::from_utf8_lossy(&cmdline).contains(marker)
+        })
+        .map(|process| process.pid)
+        .collect()
 }
 
 /// Kills (SIGKILL) the processes whose command line holds `marker`; the

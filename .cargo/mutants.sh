@@ -27,6 +27,9 @@
 #                    whatever MUTANTS_JOBS is on each machine
 #   MUTANTS_IN_DIFF  a diff file: only the mutants in the lines it touches
 #                    (`just mutants-diff BASE` makes it from git)
+#   MUTANTS_RE       a regular expression: only the mutants whose name it
+#                    matches (cargo mutants --re), to check the tests
+#                    written for a campaign's misses without rerunning it
 #   MUTANTS_BUILD_TIMEOUT  seconds a mutant's build may take (default 600
 #                    for copies built from scratch, else 180)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
@@ -86,6 +89,10 @@ for name in "${wanted[@]}"; do
         exit 2
     fi
 done
+re=()
+if [ -n "${MUTANTS_RE:-}" ]; then
+    re=(--re "$MUTANTS_RE")
+fi
 in_diff=()
 if [ -n "${MUTANTS_IN_DIFF:-}" ]; then
     in_diff=(--in-diff "$(cd "$(dirname "$MUTANTS_IN_DIFF")" && pwd)/$(basename "$MUTANTS_IN_DIFF")")
@@ -139,7 +146,7 @@ while IFS='|' read -r name globs tests units; do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \
             --build-timeout "$build_timeout" \
             --shard "$((shard_of + shards * shard))/$((shards * jobs))" --sharding round-robin --output "$out/shard-$shard" \
-            --colors never "${in_diff[@]}" "${cargo_args[@]}" \
+            --colors never "${in_diff[@]}" "${re[@]}" "${cargo_args[@]}" \
             --cargo-test-arg=-E --cargo-test-arg="$filter" --cargo-test-arg=--max-fail=1:immediate \
             >"$out/shard-$shard.log" 2>&1 &
         pids+=($!)

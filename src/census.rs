@@ -4,8 +4,8 @@
 //! # Overview
 //!
 //! [`census`] counts every board, exhaustively, in parallel; the result is
-//! embedded as [`BOARDS_BY_OPTIMAL_LENGTH`] (a test that is ignored by
-//! default recomputes it, and CI runs that test in release mode).
+//! embedded as [`BOARDS_BY_OPTIMAL_LENGTH`] (`tests/cli/census.rs`
+//! recomputes it with `rotation-game census`, at every `cargo test`).
 //!
 //! A board's optimal length is the least [pattern database
 //! distance](crate::pattern_database::distance) of its three digits' cell
@@ -67,7 +67,7 @@ use crate::symmetry::Symmetry;
 pub const TOTAL_BOARDS: u64 = 9_465_511_770;
 
 /// The number of boards of each optimal length, indexed by length, as
-/// computed by [`census`] (a test that is ignored by default recomputes it).
+/// computed by [`census`] (`tests/cli/census.rs` recomputes it).
 pub const BOARDS_BY_OPTIMAL_LENGTH: [u64; OptimalLength::MAX.moves() as usize + 1] = [
     38_610,
     308_880,
@@ -115,22 +115,31 @@ pub fn census(
         .num_threads(threads)
         .build()?;
     let representatives = orbit_representatives();
-    let counts = pool.install(|| {
-        representatives
-            .par_chunks(64)
-            .map(|chunk| {
-                let mut counts = [0u64; BINS];
-                let mut boards = 0;
-                for representative in chunk {
-                    add_first_set(&mut counts, representative);
-                    boards += representative.orbit_size * 2 * UNORDERED_SPLITS;
-                }
-                progress(boards);
-                counts
-            })
-            .reduce(|| [0u64; BINS], add_counts)
-    });
-    Ok(LengthCounts::from_counts(&counts))
+    Ok(pool.install(|| count_orbits(&representatives, progress)))
+}
+
+/// The boards whose first digit's set lies in the orbit of one of
+/// `representatives`, counted by optimal length on the current thread
+/// pool. `progress` is told the boards of each chunk once it is counted,
+/// so its calls add up to the counts' total.
+fn count_orbits(
+    representatives: &[Representative],
+    progress: &(dyn Fn(u64) + Sync),
+) -> LengthCounts {
+    let counts = representatives
+        .par_chunks(64)
+        .map(|chunk| {
+            let mut counts = [0u64; BINS];
+            let mut boards = 0;
+            for representative in chunk {
+                add_first_set(&mut counts, representative);
+                boards += representative.orbit_size * 2 * UNORDERED_SPLITS;
+            }
+            progress(boards);
+            counts
+        })
+        .reduce(|| [0u64; BINS], add_counts);
+    LengthCounts::from_counts(&counts)
 }
 
 /// A first-digit set standing for its orbit under the board's symmetries.
@@ -248,6 +257,8 @@ fn add_counts(mut sum: [u64; BINS], other: [u64; BINS]) -> [u64; BINS] {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
     use super::*;
     use crate::board::Board;
     use crate::generator::hardest_boards;
@@ -346,6 +357,36 @@ mod tests {
                 }
             }
             assert_eq!(fast, slow, "{:#08x}", representative.cells);
+        }
+    }
+
+    #[test]
+    fn orbits_are_counted_as_their_sets_and_reported_as_counted_on_any_pool() {
+        // 132 orbits, spread over the whole range: three chunks.
+        let sample: Vec<Representative> =
+            orbit_representatives().into_iter().step_by(701).collect();
+        assert_eq!(sample.len(), 132);
+        let mut expected = [0u64; BINS];
+        for representative in &sample {
+            add_first_set(&mut expected, representative);
+        }
+        let expected = LengthCounts::from_counts(&expected);
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let reported = AtomicU64::new(0);
+            let calls = AtomicU64::new(0);
+            let counts = pool.install(|| {
+                count_orbits(&sample, &|boards| {
+                    reported.fetch_add(boards, Ordering::Relaxed);
+                    calls.fetch_add(1, Ordering::Relaxed);
+                })
+            });
+            assert_eq!(counts.as_slice(), expected.as_slice(), "{threads} threads");
+            assert_eq!(reported.into_inner(), counts.total(), "{threads} threads");
+            assert_eq!(calls.into_inner(), 3, "one call per chunk of 64");
         }
     }
 

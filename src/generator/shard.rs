@@ -134,6 +134,10 @@ mod tests {
     fn shards_read_and_print_as_i_of_n() {
         assert_eq!("2/4".parse::<Shard>(), Ok(Shard::new(2, 4).unwrap()));
         assert_eq!(Shard::new(2, 4).unwrap().to_string(), "2/4");
+        let shard = Shard::new(2, 4).unwrap();
+        assert_eq!((shard.index(), shard.count()), (2, 4));
+        assert!(!shard.is_whole() && Shard::WHOLE.is_whole());
+        assert!(Shard::new(1, 1).unwrap().is_whole());
         for bad in [
             "0/3", "4/3", "1/0", "1", "a/2", "-1/2", "+1/2", "1/2/3", " 1/2", "",
         ] {

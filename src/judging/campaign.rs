@@ -540,16 +540,16 @@ mod tests {
             .map(|boards| length(&boards[0]))
             .collect();
         assert_eq!(tried, [0, 1, 2, 3, 4, 5]);
-        // On a tie the earlier case: length 3 is cases 4 and 18.
+        // On a tie the earlier case: six boards of length 3 all fail.
         let report = campaign(
-            &mix(),
-            28,
+            &Generator::new(1, Mode::Length(OptimalLength::new(3).unwrap())),
+            6,
             &FakeRunner::new(wrong_on(&[3])),
-            &options(28, 1, false),
+            &options(6, 1, false),
             &|_, _| {},
         )
         .unwrap();
-        assert_eq!(report.failure.unwrap().smallest.unwrap().cases, [4]);
+        assert_eq!(report.failure.unwrap().smallest.unwrap().cases, [1]);
     }
 
     #[test]

@@ -182,8 +182,13 @@ struct Mount {
 }
 
 fn mounts() -> io::Result<Vec<Mount>> {
-    let text = fs::read_to_string("/proc/self/mounts")?;
-    Ok(text
+    Ok(cgroup_mounts(&fs::read_to_string("/proc/self/mounts")?))
+}
+
+/// The cgroup hierarchies among the lines `DEVICE DIR KIND OPTIONS ...` of
+/// a mount table (`/proc/self/mounts`).
+fn cgroup_mounts(table: &str) -> Vec<Mount> {
+    table
         .lines()
         .filter_map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
@@ -194,7 +199,7 @@ fn mounts() -> io::Result<Vec<Mount>> {
                 options: options.split(',').map(str::to_owned).collect(),
             })
         })
-        .collect())
+        .collect()
 }
 
 /// This process's group in the v1 hierarchy of `controller`, or in the v2
@@ -324,11 +329,17 @@ fn find_parent() -> io::Result<Parent> {
 /// message saying there is none ("" for root).
 fn how_to_get_one() -> String {
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    let root = unsafe { libc::geteuid() } == 0;
+    how_to_get_one_for(root, &mounts().unwrap_or_default())
+}
+
+/// [`how_to_get_one`] for a user who is `root` or not, on a machine with
+/// `mounts`.
+fn how_to_get_one_for(root: bool, mounts: &[Mount]) -> String {
+    if root {
         return String::new();
     }
-    let v2 = mounts().is_ok_and(|mounts| mounts.iter().any(|mount| mount.unified));
-    if v2 {
+    if mounts.iter().any(|mount| mount.unified) {
         format!(
             "; a user of systemd gets a cgroup of their own by putting `{}` before the command",
             delegation::SYSTEMD_DELEGATION
@@ -602,7 +613,13 @@ fn kill_listed(procs: &Path) -> bool {
 /// `rmdir`, retried for up to 2 s: it fails with `EBUSY` while a killed
 /// process is still exiting (freeing a few GiB takes a moment).
 fn remove_dir_patiently(dir: &Path) -> io::Result<()> {
-    let deadline = Instant::now() + Duration::from_secs(2);
+    remove_dir_within(dir, Duration::from_secs(2))
+}
+
+/// `rmdir`, retried every 10 ms for up to `patience`; a folder already
+/// gone is removed.
+fn remove_dir_within(dir: &Path, patience: Duration) -> io::Result<()> {
+    let deadline = Instant::now() + patience;
     loop {
         match fs::remove_dir(dir) {
             Ok(()) => return Ok(()),
@@ -640,6 +657,191 @@ mod tests {
         assert_eq!(own_group(file, Some("cpuacct")).as_deref(), Some("x"));
         assert_eq!(own_group(file, None).as_deref(), Some("user.slice/run"));
         assert_eq!(own_group(file, Some("pids")), None);
+    }
+
+    /// A hybrid machine's mount table: v1 hierarchies, the unified one
+    /// beside them, and other file systems.
+    const HYBRID: &str = "proc /proc proc rw,nosuid 0 0\n\
+        tmpfs /sys/fs/cgroup tmpfs ro,mode=755 0 0\n\
+        cgroup2 /sys/fs/cgroup/unified cgroup2 rw,nsdelegate 0 0\n\
+        cgroup /sys/fs/cgroup/memory cgroup rw,nosuid,memory 0 0\n\
+        cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,cpu,cpuacct 0 0\n\
+        short line\n";
+
+    #[test]
+    fn the_cgroup_hierarchies_are_read_from_the_mount_table() {
+        let mounts = cgroup_mounts(HYBRID);
+        let found: Vec<(&str, bool, String)> = mounts
+            .iter()
+            .map(|mount| {
+                (
+                    mount.dir.to_str().unwrap(),
+                    mount.unified,
+                    mount.options.join(","),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/sys/fs/cgroup/unified", true, "rw,nsdelegate".to_owned()),
+                (
+                    "/sys/fs/cgroup/memory",
+                    false,
+                    "rw,nosuid,memory".to_owned()
+                ),
+                (
+                    "/sys/fs/cgroup/cpu,cpuacct",
+                    false,
+                    "rw,cpu,cpuacct".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_user_who_is_not_root_is_told_how_to_get_a_cgroup() {
+        let hybrid = cgroup_mounts(HYBRID);
+        let v1_only: Vec<Mount> = cgroup_mounts(HYBRID)
+            .into_iter()
+            .filter(|mount| !mount.unified)
+            .collect();
+        assert_eq!(how_to_get_one_for(true, &hybrid), "");
+        assert_eq!(how_to_get_one_for(true, &v1_only), "");
+        assert_eq!(
+            how_to_get_one_for(false, &v1_only),
+            "; with cgroup v1, only root gets one"
+        );
+        let v2 = how_to_get_one_for(false, &hybrid);
+        assert!(
+            v2.starts_with("; a user of systemd gets a cgroup of their own by putting `"),
+            "{v2}"
+        );
+        assert!(v2.contains(delegation::SYSTEMD_DELEGATION), "{v2}");
+        // This process's own hint: none for root.
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        assert_eq!(how_to_get_one().is_empty(), root);
+    }
+
+    #[test]
+    fn a_group_weighs_one_process_where_the_cpu_controller_is() {
+        let v1 = |cpu: Option<&str>| Dirs::V1 {
+            memory: PathBuf::from("/m"),
+            cpuacct: PathBuf::from("/a"),
+            pids: None,
+            cpu: cpu.map(PathBuf::from),
+        };
+        assert_eq!(
+            v1(Some("/c")).cpu_weight(),
+            Some((PathBuf::from("/c/cpu.shares"), "1024"))
+        );
+        assert_eq!(v1(None).cpu_weight(), None);
+        let v2 = |cpu| Dirs::V2 {
+            dir: PathBuf::from("/g"),
+            cpu,
+        };
+        assert_eq!(
+            v2(true).cpu_weight(),
+            Some((PathBuf::from("/g/cpu.weight"), "100"))
+        );
+        assert_eq!(v2(false).cpu_weight(), None);
+    }
+
+    /// Run groups' folders in `dir`, as a v1 parent without the cpu
+    /// hierarchy or the pids one would have them.
+    fn v1_in(dir: &Path, pids: bool, cpu: bool) -> Parent {
+        Parent {
+            dirs: Dirs::V1 {
+                memory: dir.join("memory"),
+                cpuacct: dir.join("cpuacct"),
+                pids: pids.then(|| dir.join("pids")),
+                cpu: cpu.then(|| dir.join("cpu")),
+            },
+            delegated: false,
+        }
+    }
+
+    #[test]
+    fn a_parent_says_whether_its_groups_cap_processes_and_weigh_cpu() {
+        let dir = Path::new("/nowhere");
+        for (pids, cpu) in [(false, false), (true, false), (false, true), (true, true)] {
+            let parent = v1_in(dir, pids, cpu);
+            assert_eq!(parent.caps_processes(), pids, "{pids} {cpu}");
+            assert_eq!(parent.weighs_cpu(), cpu, "{pids} {cpu}");
+        }
+    }
+
+    #[test]
+    fn a_folder_is_removed_patiently_or_the_error_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty");
+        fs::create_dir(&empty).unwrap();
+        remove_dir_within(&empty, Duration::ZERO).unwrap();
+        assert!(!empty.exists());
+        // Gone already: nothing to do.
+        remove_dir_within(&empty, Duration::ZERO).unwrap();
+        // A folder that stays busy (here: not empty) is retried until the
+        // patience runs out, then named in the error.
+        let busy = dir.path().join("busy");
+        fs::create_dir(&busy).unwrap();
+        fs::write(busy.join("file"), "").unwrap();
+        let started = Instant::now();
+        let error = remove_dir_within(&busy, Duration::from_millis(300)).unwrap_err();
+        assert!(started.elapsed() >= Duration::from_millis(300));
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{}: ", busy.display())),
+            "{error}"
+        );
+        // One that frees up while it waits is removed.
+        let freed = busy.join("file");
+        let remover = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(100));
+            fs::remove_file(freed).unwrap();
+        });
+        remove_dir_within(&busy, Duration::from_secs(60)).unwrap();
+        remover.join().unwrap();
+        assert!(!busy.exists());
+    }
+
+    #[test]
+    fn the_processes_listed_in_a_procs_file_are_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let procs = dir.path().join("cgroup.procs");
+        assert!(!kill_listed(&procs), "no file");
+        fs::write(&procs, "").unwrap();
+        assert!(!kill_listed(&procs), "no process");
+        let mut child = std::process::Command::new("sleep")
+            .arg("100")
+            .spawn()
+            .unwrap();
+        fs::write(&procs, format!("{}\n", child.id())).unwrap();
+        assert!(kill_listed(&procs));
+        let status = child.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(libc::SIGKILL)
+        );
+    }
+
+    #[test]
+    fn a_sweep_removes_the_groups_of_gone_runners_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let parent = v1_in(dir.path(), true, false);
+        let gone = owner::tests::earlier_runner_with_this_id().name(PREFIX, 1);
+        let live = Owner::this_process().name(PREFIX, 2);
+        for hierarchy in parent.dirs.all() {
+            for name in [&gone, &live] {
+                fs::create_dir_all(hierarchy.join(name)).unwrap();
+            }
+        }
+        sweep_stale(&parent);
+        for hierarchy in parent.dirs.all() {
+            assert!(!hierarchy.join(&gone).exists(), "{}", hierarchy.display());
+            assert!(hierarchy.join(&live).exists(), "{}", hierarchy.display());
+        }
     }
 
     #[test]

@@ -71,3 +71,55 @@ pub(crate) fn stopped_error(signal: i32) -> io::Error {
         format!("stopped by {}", signal_name(signal)),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+
+    use super::*;
+
+    #[test]
+    fn the_first_stopping_signal_is_recorded_and_the_second_ends_the_process() {
+        // In a child process, so that this test process keeps its own
+        // dispositions and no other test's runs see a signal. The child
+        // makes only async-signal-safe calls (sigaction, raise, write,
+        // _exit) and an atomic load: it says on a pipe that it lived
+        // through the first SIGTERM and recorded it, then raises a second.
+        let mut fds = [0; 2];
+        // SAFETY: pipe writes two descriptors into the array.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the child only makes async-signal-safe calls, then exits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork: {}", io::Error::last_os_error());
+        if pid == 0 {
+            // SAFETY: async-signal-safe calls only, ending in _exit.
+            unsafe {
+                libc::close(fds[0]);
+                if stop_runs_on_signals().is_err() {
+                    libc::_exit(2);
+                }
+                libc::raise(libc::SIGTERM);
+                if received() == Some(libc::SIGTERM) {
+                    libc::write(fds[1], b"recorded".as_ptr().cast(), 8);
+                }
+                libc::raise(libc::SIGTERM);
+                libc::_exit(3);
+            }
+        }
+        // SAFETY: the write end is this process's own, closed once.
+        unsafe { libc::close(fds[1]) };
+        // SAFETY: the read end is this process's own, owned from here.
+        let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
+        let mut said = String::new();
+        pipe.read_to_string(&mut said).unwrap();
+        let mut status = 0;
+        // SAFETY: waits for this test's own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert_eq!(said, "recorded", "the first SIGTERM was not recorded");
+        assert!(
+            libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGTERM,
+            "the second SIGTERM did not end the process: status {status:#x}"
+        );
+    }
+}

@@ -85,6 +85,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_defaults_are_the_documented_ones() {
+        // As the docs of Limits::DEFAULT and of `stress --help` give them.
+        let limits = Limits::DEFAULT;
+        assert_eq!(limits.cpu_time, Duration::from_secs(10));
+        assert_eq!(limits.wall_time, Duration::from_secs(30));
+        assert_eq!(limits.memory_bytes, 1024 << 20);
+        assert_eq!(limits.output_bytes, 8 << 20);
+        assert_eq!(limits.processes, Some(256));
+    }
+
+    #[test]
     fn the_default_wall_limit_is_three_times_the_time_limit() {
         assert_eq!(
             Limits::DEFAULT.wall_time,

@@ -71,7 +71,7 @@ impl ProcessGroup {
             };
             if result == 0 {
                 // SAFETY: waitid filled `info` (si_pid is 0 while alive).
-                return Ok(unsafe { info.si_pid() } != 0);
+                return Ok(unsafe { info.si_pid() } > 0);
             }
             let error = io::Error::last_os_error();
             if error.kind() != io::ErrorKind::Interrupted {

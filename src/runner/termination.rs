@@ -187,6 +187,26 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_ends_using_exactly_its_cpu_limit_is_within_it() {
+        let at_limit = Observed {
+            cpu_time: LIMIT,
+            ..observed(Some(Exit::Status(0)))
+        };
+        assert_eq!(termination(&at_limit), Termination::Exited(0));
+        let just_over = Observed {
+            cpu_time: LIMIT + Duration::from_nanos(1),
+            ..at_limit
+        };
+        assert_eq!(termination(&just_over), Termination::CpuTimeLimit);
+        // Stopped on the wall clock, at its CPU limit: the wall limit.
+        let walled = Observed {
+            stopped: Some(Stopped::WallTime),
+            ..at_limit
+        };
+        assert_eq!(termination(&walled), Termination::WallTimeLimit);
+    }
+
+    #[test]
     fn a_running_run_is_stopped_at_the_first_limit_in_order() {
         assert_eq!(limit_broken(&check()), None);
         let every = Check {

@@ -262,3 +262,29 @@ pub(super) fn gives(group: &Path, controller: &str) -> bool {
 /// to the user by their systemd (as rootless container engines do): for
 /// messages that say why there is no cgroup.
 pub(super) const SYSTEMD_DELEGATION: &str = "systemd-run --user --scope -p Delegate=yes --";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_controllers_of_a_file_are_its_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("cgroup.controllers");
+        fs::write(&file, "cpuset cpu io memory pids\n").unwrap();
+        assert_eq!(
+            listed(&file).unwrap(),
+            ["cpuset", "cpu", "io", "memory", "pids"]
+        );
+        fs::write(&file, "\n").unwrap();
+        assert_eq!(listed(&file).unwrap(), Vec::<String>::new());
+        let missing = dir.path().join("missing");
+        let error = listed(&missing).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with(&missing.display().to_string()),
+            "{error}"
+        );
+    }
+}

@@ -87,8 +87,10 @@ mod tests {
         // _exit) and an atomic load: it says on a pipe that it lived
         // through the first SIGTERM and recorded it, then raises a second.
         let mut fds = [0; 2];
-        // SAFETY: pipe writes two descriptors into the array.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // Close-on-exec: a child another test starts meanwhile must not
+        // hold the write end (the forked child does not exec).
+        // SAFETY: pipe2 writes two descriptors into the array.
+        assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
         // SAFETY: the child only makes async-signal-safe calls, then exits.
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork: {}", io::Error::last_os_error());

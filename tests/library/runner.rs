@@ -424,32 +424,48 @@ fn a_daemon_in_a_session_of_its_own_ends_with_the_runs_cgroup() {
     let dir = tempfile::tempdir().unwrap();
     // A number no other process's command line holds: the daemon's mark.
     let marker = format!("3100.{}", std::process::id());
+    let pattern = format!("^sleep {}$", marker.replace('.', "[.]"));
+    // The daemon is killed even when the test fails.
+    struct Reap(String);
+    impl Drop for Reap {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("pkill")
+                .args(["-KILL", "-f", &self.0])
+                .status();
+        }
+    }
+    let _reap = Reap(pattern.clone());
+    // The program waits until its daemon has left the process group (it
+    // writes `started` after setsid), so that the group's kill at the
+    // end of the run cannot reach it first.
+    let started = dir.path().join("started");
     let daemon = script(
         dir.path(),
         "daemon.sh",
-        &format!("setsid sleep {marker} </dev/null >/dev/null 2>&1 &\nexit 0"),
+        &format!(
+            "setsid sh -c 'echo $$ > {started}; exec sleep {marker}' </dev/null >/dev/null 2>&1 &\n\
+             while [ ! -s {started} ]; do sleep 0.01; done\nexit 0",
+            started = started.display()
+        ),
     );
     let marked = || {
         let found = std::process::Command::new("pgrep")
-            .args(["-f", &format!("sleep {marker}")])
+            .args(["-f", &pattern])
             .output()
             .unwrap();
         String::from_utf8_lossy(&found.stdout).trim().to_owned()
     };
     let run = run(&daemon, SandboxMode::Off, true);
     assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+    assert!(
+        std::fs::read_to_string(&started).is_ok_and(|pid| !pid.trim().is_empty()),
+        "the daemon never started"
+    );
     // SIGKILL is sent before `run` returns; the kernel may take a moment
     // to remove the process (a bound far from it, not a timing).
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !marked().is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let left = marked();
-    if !left.is_empty() {
-        // Not left behind by a failing test either.
-        let _ = std::process::Command::new("pkill")
-            .args(["-KILL", "-f", &format!("sleep {marker}")])
-            .status();
-    }
-    assert_eq!(left, "", "the daemon outlived its run");
+    assert_eq!(marked(), "", "the daemon outlived its run");
 }

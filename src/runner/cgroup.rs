@@ -326,19 +326,18 @@ fn find_parent() -> io::Result<Parent> {
 }
 
 /// How a user who is not root gets a writable cgroup: the end of a
-/// message saying there is none ("" for root).
+/// message saying there is none ("" for root, without reading the mounts).
 fn how_to_get_one() -> String {
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    how_to_get_one_for(root, &mounts().unwrap_or_default())
-}
-
-/// [`how_to_get_one`] for a user who is `root` or not, on a machine with
-/// `mounts`.
-fn how_to_get_one_for(root: bool, mounts: &[Mount]) -> String {
-    if root {
+    if unsafe { libc::geteuid() } == 0 {
         return String::new();
     }
+    how_to_get_one_with(&mounts().unwrap_or_default())
+}
+
+/// [`how_to_get_one`] for a user who is not root, on a machine with
+/// `mounts`.
+fn how_to_get_one_with(mounts: &[Mount]) -> String {
     if mounts.iter().any(|mount| mount.unified) {
         format!(
             "; a user of systemd gets a cgroup of their own by putting `{}` before the command",
@@ -706,13 +705,11 @@ mod tests {
             .into_iter()
             .filter(|mount| !mount.unified)
             .collect();
-        assert_eq!(how_to_get_one_for(true, &hybrid), "");
-        assert_eq!(how_to_get_one_for(true, &v1_only), "");
         assert_eq!(
-            how_to_get_one_for(false, &v1_only),
+            how_to_get_one_with(&v1_only),
             "; with cgroup v1, only root gets one"
         );
-        let v2 = how_to_get_one_for(false, &hybrid);
+        let v2 = how_to_get_one_with(&hybrid);
         assert!(
             v2.starts_with("; a user of systemd gets a cgroup of their own by putting `"),
             "{v2}"

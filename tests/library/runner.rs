@@ -15,6 +15,7 @@ use rotation_game::runner::{
 use crate::support::compile::compile;
 use crate::support::isolation::isolation;
 use crate::support::process_tree::descendants_of;
+use crate::support::processes::{KillMarked, processes_with};
 use crate::support::programs::{HOG, SPINNER, script};
 use crate::support::skip::{can_run, require};
 
@@ -424,17 +425,8 @@ fn a_daemon_in_a_session_of_its_own_ends_with_the_runs_cgroup() {
     let dir = tempfile::tempdir().unwrap();
     // A number no other process's command line holds: the daemon's mark.
     let marker = format!("3100.{}", std::process::id());
-    let pattern = format!("^sleep {}$", marker.replace('.', "[.]"));
     // The daemon is killed even when the test fails.
-    struct Reap(String);
-    impl Drop for Reap {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("pkill")
-                .args(["-KILL", "-f", &self.0])
-                .status();
-        }
-    }
-    let _reap = Reap(pattern.clone());
+    let _reap = KillMarked(marker.clone());
     // The program waits until its daemon has left the process group (it
     // writes `started` after setsid), so that the group's kill at the
     // end of the run cannot reach it first.
@@ -448,13 +440,6 @@ fn a_daemon_in_a_session_of_its_own_ends_with_the_runs_cgroup() {
             started = started.display()
         ),
     );
-    let marked = || {
-        let found = std::process::Command::new("pgrep")
-            .args(["-f", &pattern])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&found.stdout).trim().to_owned()
-    };
     let run = run(&daemon, SandboxMode::Off, true);
     assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
     assert!(
@@ -464,8 +449,12 @@ fn a_daemon_in_a_session_of_its_own_ends_with_the_runs_cgroup() {
     // SIGKILL is sent before `run` returns; the kernel may take a moment
     // to remove the process (a bound far from it, not a timing).
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !marked().is_empty() && std::time::Instant::now() < deadline {
+    while !processes_with(&marker).is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(marked(), "", "the daemon outlived its run");
+    assert_eq!(
+        processes_with(&marker),
+        Vec::<u32>::new(),
+        "the daemon outlived its run"
+    );
 }

@@ -24,6 +24,9 @@ pub mod proc_stat;
 #[path = "../support/process_tree.rs"]
 pub mod process_tree;
 #[cfg(unix)]
+#[path = "../support/processes.rs"]
+pub mod processes;
+#[cfg(unix)]
 #[path = "../support/programs.rs"]
 pub mod programs;
 #[cfg(unix)]

@@ -661,9 +661,13 @@ pub fn solve_to_string(input: &[u8], solver: &dyn Solver) -> Result<String, Case
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
     use crate::board::Digit;
+    use crate::generator::{Generator, Mode};
     use crate::moves::{Move, MoveSequence};
+    use crate::parser::{CaseReader, format_input};
 
     #[test]
     fn a_batch_of_judge_answers_is_write_answer_for_each() {
@@ -710,5 +714,347 @@ mod tests {
             MoveSequence::new().padded_letters().len(),
             MAX_SEQUENCE_LENGTH
         );
+    }
+
+    #[test]
+    fn a_batch_of_the_longest_answers_fits_the_room_made_for_it() {
+        // The room is made for the longest answer of every case: a batch of
+        // nothing but those must fit it exactly, not just on average.
+        let longest = Solution {
+            moves: (0..MAX_SEQUENCE_LENGTH).map(|i| Move::ALL[i % 8]).collect(),
+            centre: Digit::ALL[2],
+            nodes: 0,
+        };
+        let solutions = vec![longest; 10];
+        let boards = vec![Board::from_cell_sets_unchecked([0xff, 0xff00, 0xff_0000]); 10];
+        let mut expected = Vec::new();
+        for solution in &solutions {
+            write_answer(&mut expected, solution);
+        }
+        assert_eq!(expected.len(), 10 * MAX_ANSWER_BYTES);
+        let mut found = Vec::new();
+        JudgeFormat.answers(
+            &mut found,
+            &AnsweredBatch {
+                first_case: 1,
+                boards: &boards,
+                solutions: &solutions,
+                solver: "test",
+            },
+        );
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn the_judge_format_answers_one_case_as_write_answer_does() {
+        let board = Board::from_cell_sets_unchecked([0xff, 0xff00, 0xff_0000]);
+        for moves in [
+            MoveSequence::new(),
+            [Move::ALL[3], Move::ALL[0]].into_iter().collect(),
+        ] {
+            let solution = Solution {
+                moves,
+                centre: Digit::ALL[1],
+                nodes: 0,
+            };
+            let mut expected = b"before".to_vec();
+            write_answer(&mut expected, &solution);
+            let mut found = b"before".to_vec();
+            let answered = Answered {
+                case: 4,
+                board: &board,
+                solution: &solution,
+                solver: "test",
+                time: None,
+            };
+            JudgeFormat.answer(&mut found, &answered);
+            assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn a_batch_holds_at_most_its_limit_and_ends_at_a_bad_case_unless_going_on() {
+        // Ten boards: the second line has a double space (valid, but it
+        // ends a run of canonical lines), the sixth a bad digit.
+        let boards = Generator::new(6, Mode::Uniform).boards(10);
+        let mut lines: Vec<String> = format_input(&boards).lines().map(str::to_owned).collect();
+        lines[1] = lines[1].replacen(' ', "  ", 1);
+        lines[5] = lines[5].replacen('1', "7", 1);
+        let input = lines.join("\n") + "\n";
+        // (first case, boards, cases before each error, whether more may
+        // follow) of each batch of at most three cases.
+        type BatchRead = (usize, Vec<Board>, Vec<usize>, bool);
+        let batches = |keep_going: bool| {
+            let mut cases = CaseReader::new(input.as_bytes());
+            let mut batch = Batch::new();
+            let mut read: Vec<BatchRead> = Vec::new();
+            loop {
+                let more = read_batch(&mut cases, 3, keep_going, &mut batch);
+                let before = batch.errors.iter().map(|(before, _)| *before).collect();
+                read.push((batch.first_case, batch.boards.clone(), before, more));
+                if !more {
+                    return read;
+                }
+            }
+        };
+        let going_on: Vec<BatchRead> = vec![
+            (1, boards[0..3].to_vec(), vec![], true),
+            (4, boards[3..5].to_vec(), vec![2], true),
+            (7, boards[6..9].to_vec(), vec![], true),
+            (10, boards[9..10].to_vec(), vec![], false),
+        ];
+        assert_eq!(batches(true), going_on);
+        // Stopping at the bad case: the batch holding it is the last.
+        let mut stopping = going_on[..2].to_vec();
+        stopping[1].3 = false;
+        assert_eq!(batches(false), stopping);
+    }
+
+    /// Answers every board with no moves, noting the threads that solved.
+    #[derive(Default)]
+    struct OnThreads(Mutex<std::collections::HashSet<std::thread::ThreadId>>);
+
+    impl Solver for OnThreads {
+        fn name(&self) -> &str {
+            "on-threads"
+        }
+
+        fn solve(&self, _: &Board) -> Result<Solution, SolveError> {
+            self.0.lock().unwrap().insert(std::thread::current().id());
+            Ok(Solution {
+                moves: MoveSequence::new(),
+                centre: Digit::ALL[0],
+                nodes: 0,
+            })
+        }
+    }
+
+    #[test]
+    fn one_thread_or_a_person_typing_solve_on_the_calling_thread_and_more_on_a_pool() {
+        // Several windows of several batches, in a stream and in a file.
+        let input = format_input(&Generator::new(2, Mode::Uniform).boards(20_000));
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(input.as_bytes()).unwrap();
+        for (threads, interactive, pooled) in
+            [(1, false, false), (3, true, false), (3, false, true)]
+        {
+            let options = SolveOptions {
+                keep_going: false,
+                threads,
+                interactive,
+            };
+            for from_file in [false, true] {
+                let solver = OnThreads::default();
+                let mut output = Vec::new();
+                let mut report = |error: &CaseError| panic!("{error}");
+                let summary = if from_file {
+                    io::Seek::seek(&mut file, io::SeekFrom::Start(0)).unwrap();
+                    let file = file.try_clone().unwrap();
+                    solve_file(
+                        file,
+                        &mut output,
+                        &solver,
+                        &JudgeFormat,
+                        options,
+                        &mut report,
+                    )
+                } else {
+                    let (input, format) = (input.as_bytes(), &JudgeFormat);
+                    solve_stream(input, &mut output, &solver, format, options, &mut report)
+                }
+                .unwrap();
+                assert_eq!(summary.solved, 20_000);
+                let threads_used = solver.0.into_inner().unwrap();
+                let on_caller = threads_used == [std::thread::current().id()].into();
+                assert_eq!(
+                    on_caller, !pooled,
+                    "threads {threads}, interactive {interactive}, from a file {from_file}: {threads_used:?}"
+                );
+            }
+        }
+    }
+
+    /// Answers every board at once with no moves, except `refused`.
+    struct Refusing {
+        refused: Board,
+    }
+
+    impl Solver for Refusing {
+        fn name(&self) -> &str {
+            "refusing"
+        }
+
+        fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+            if *board == self.refused {
+                return Err(SolveError::TooLong {
+                    max_length: crate::length::OptimalLength::ZERO,
+                });
+            }
+            Ok(Solution {
+                moves: MoveSequence::new(),
+                centre: Digit::ALL[0],
+                nodes: 0,
+            })
+        }
+    }
+
+    /// One line per case: its number, the solver and the board. Neither
+    /// timed nor with batches or bad cases of its own: the trait's
+    /// provided forms.
+    struct Numbered;
+
+    impl AnswerFormat for Numbered {
+        fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>) {
+            assert!(answered.time.is_none(), "an untimed format gets no time");
+            let line = format!("{} {} {}\n", answered.case, answered.solver, answered.board);
+            out.extend_from_slice(line.as_bytes());
+        }
+    }
+
+    /// A writer into a shared buffer, so that a report or a reader can see
+    /// what has been written so far.
+    struct Shared<'a>(&'a Mutex<Vec<u8>>);
+
+    impl Write for Shared<'_> {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn lines_of(output: &Mutex<Vec<u8>>) -> usize {
+        output
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|&&byte| byte == b'\n')
+            .count()
+    }
+
+    #[test]
+    fn a_format_gets_each_case_numbered_in_order_and_untimed() {
+        // Six boards: the third line is bad input, the fifth board the
+        // solver refuses. Going on after both, the provided bad_case
+        // writes nothing in their places.
+        let boards = Generator::new(3, Mode::Uniform).boards(6);
+        let mut lines: Vec<String> = format_input(&boards).lines().map(str::to_owned).collect();
+        lines[2] = lines[2].replacen('1', "7", 1);
+        let input = lines.join("\n") + "\n";
+        let solver = Refusing { refused: boards[4] };
+        let expected: String = [0, 1, 3, 5]
+            .iter()
+            .map(|&index| format!("{} refusing {}\n", index + 1, boards[index]))
+            .collect();
+        for threads in [1, 3] {
+            for interactive in [false, true] {
+                let options = SolveOptions {
+                    keep_going: true,
+                    threads,
+                    interactive,
+                };
+                let output = Mutex::new(Vec::new());
+                // Each bad case with the lines written before it was reported.
+                let mut reported = Vec::new();
+                let summary = solve_stream(
+                    input.as_bytes(),
+                    Shared(&output),
+                    &solver,
+                    &Numbered,
+                    options,
+                    &mut |error| reported.push((lines_of(&output), error.to_string())),
+                )
+                .unwrap();
+                let context = format!("threads {threads}, interactive {interactive}");
+                assert_eq!(
+                    String::from_utf8(output.into_inner().unwrap()).unwrap(),
+                    expected,
+                    "{context}"
+                );
+                assert_eq!(
+                    summary,
+                    SolveSummary {
+                        solved: 4,
+                        failed: 2
+                    },
+                    "{context}"
+                );
+                assert_eq!(reported.len(), 2, "{context}");
+                assert_eq!(reported[0].0, 2, "{context}: {}", reported[0].1);
+                assert!(
+                    reported[0].1.starts_with("case 3, line 3"),
+                    "{}",
+                    reported[0].1
+                );
+                assert_eq!(reported[1].0, 3, "{context}: {}", reported[1].1);
+                assert!(reported[1].1.starts_with("case 5: "), "{}", reported[1].1);
+            }
+        }
+    }
+
+    /// Judge input given a line at a time, as a person types it: how many
+    /// answers had been written when each line was asked for is recorded.
+    struct Typed<'a> {
+        lines: std::collections::VecDeque<Vec<u8>>,
+        /// The bytes of the first line already given.
+        given: usize,
+        output: &'a Mutex<Vec<u8>>,
+        answered_when_asked: Vec<usize>,
+    }
+
+    impl Read for Typed<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            let Some(line) = self.lines.front() else {
+                return Ok(0);
+            };
+            if self.given == 0 {
+                self.answered_when_asked.push(lines_of(self.output) / 2);
+            }
+            let taken = (line.len() - self.given).min(buffer.len());
+            buffer[..taken].copy_from_slice(&line[self.given..self.given + taken]);
+            self.given += taken;
+            if self.given == line.len() {
+                self.lines.pop_front();
+                self.given = 0;
+            }
+            Ok(taken)
+        }
+    }
+
+    #[test]
+    fn an_interactive_run_answers_each_case_before_reading_the_next() {
+        let boards = Generator::new(4, Mode::Uniform).boards(5);
+        let solver = Refusing {
+            refused: Board::from_cell_sets_unchecked([0xff, 0xff00, 0xff_0000]),
+        };
+        let output = Mutex::new(Vec::new());
+        let mut typed = Typed {
+            lines: format_input(&boards)
+                .lines()
+                .map(|line| format!("{line}\n").into_bytes())
+                .collect(),
+            given: 0,
+            output: &output,
+            answered_when_asked: Vec::new(),
+        };
+        let options = SolveOptions {
+            interactive: true,
+            ..SolveOptions::default()
+        };
+        let summary = solve_stream(
+            &mut typed,
+            Shared(&output),
+            &solver,
+            &JudgeFormat,
+            options,
+            &mut |error| panic!("{error}"),
+        )
+        .unwrap();
+        assert_eq!(summary.solved, 5);
+        // Asked for line k (the five boards, then the final 0), k answers
+        // had been written.
+        assert_eq!(typed.answered_when_asked, [0, 1, 2, 3, 4, 5]);
     }
 }

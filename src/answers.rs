@@ -898,14 +898,24 @@ mod tests {
         }
     }
 
-    /// One line per case: its number, the solver and the board. Neither
-    /// timed nor with batches or bad cases of its own: the trait's
-    /// provided forms.
-    struct Numbered;
+    /// One line per case: its number, the solver and the board. Timed or
+    /// not, without batches or bad cases of its own: the trait's provided
+    /// forms.
+    struct Numbered {
+        timed: bool,
+    }
 
     impl AnswerFormat for Numbered {
+        fn timed(&self) -> bool {
+            self.timed
+        }
+
         fn answer(&self, out: &mut Vec<u8>, answered: &Answered<'_>) {
-            assert!(answered.time.is_none(), "an untimed format gets no time");
+            assert_eq!(
+                answered.time.is_some(),
+                self.timed,
+                "a format gets a time exactly when it is timed"
+            );
             let line = format!("{} {} {}\n", answered.case, answered.solver, answered.board);
             out.extend_from_slice(line.as_bytes());
         }
@@ -935,7 +945,7 @@ mod tests {
     }
 
     #[test]
-    fn a_format_gets_each_case_numbered_in_order_and_untimed() {
+    fn a_format_gets_each_case_numbered_in_order_and_a_time_if_it_is_timed() {
         // Six boards: the third line is bad input, the fifth board the
         // solver refuses. Going on after both, the provided bad_case
         // writes nothing in their places.
@@ -948,49 +958,51 @@ mod tests {
             .iter()
             .map(|&index| format!("{} refusing {}\n", index + 1, boards[index]))
             .collect();
-        for threads in [1, 3] {
-            for interactive in [false, true] {
-                let options = SolveOptions {
-                    keep_going: true,
-                    threads,
-                    interactive,
-                };
-                let output = Mutex::new(Vec::new());
-                // Each bad case with the lines written before it was reported.
-                let mut reported = Vec::new();
-                let summary = solve_stream(
-                    input.as_bytes(),
-                    Shared(&output),
-                    &solver,
-                    &Numbered,
-                    options,
-                    &mut |error| reported.push((lines_of(&output), error.to_string())),
-                )
-                .unwrap();
-                let context = format!("threads {threads}, interactive {interactive}");
-                assert_eq!(
-                    String::from_utf8(output.into_inner().unwrap()).unwrap(),
-                    expected,
-                    "{context}"
-                );
-                assert_eq!(
-                    summary,
-                    SolveSummary {
-                        solved: 4,
-                        failed: 2
-                    },
-                    "{context}"
-                );
-                assert_eq!(reported.len(), 2, "{context}");
-                assert_eq!(reported[0].0, 2, "{context}: {}", reported[0].1);
-                assert!(
-                    reported[0].1.starts_with("case 3, line 3"),
-                    "{}",
-                    reported[0].1
-                );
-                assert_eq!(reported[1].0, 3, "{context}: {}", reported[1].1);
-                assert!(reported[1].1.starts_with("case 5: "), "{}", reported[1].1);
-            }
+        let runs = [1, 3].into_iter().flat_map(|threads| {
+            [(false, false), (false, true), (true, false), (true, true)]
+                .map(|(interactive, timed)| (threads, interactive, timed))
+        });
+        for (threads, interactive, timed) in runs {
+            let options = SolveOptions {
+                keep_going: true,
+                threads,
+                interactive,
+            };
+            let output = Mutex::new(Vec::new());
+            // Each bad case with the lines written before it was reported.
+            let mut reported = Vec::new();
+            let summary = solve_stream(
+                input.as_bytes(),
+                Shared(&output),
+                &solver,
+                &Numbered { timed },
+                options,
+                &mut |error| reported.push((lines_of(&output), error.to_string())),
+            )
+            .unwrap();
+            let context = format!("threads {threads}, interactive {interactive}, timed {timed}");
+            assert_eq!(
+                String::from_utf8(output.into_inner().unwrap()).unwrap(),
+                expected,
+                "{context}"
+            );
+            assert_eq!(
+                summary,
+                SolveSummary {
+                    solved: 4,
+                    failed: 2
+                },
+                "{context}"
+            );
+            assert_eq!(reported.len(), 2, "{context}");
+            assert_eq!(reported[0].0, 2, "{context}: {}", reported[0].1);
+            assert!(
+                reported[0].1.starts_with("case 3, line 3"),
+                "{}",
+                reported[0].1
+            );
+            assert_eq!(reported[1].0, 3, "{context}: {}", reported[1].1);
+            assert!(reported[1].1.starts_with("case 5: "), "{}", reported[1].1);
         }
     }
 

@@ -567,3 +567,138 @@ pub fn verify(
         elapsed: start.elapsed(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::Mode;
+
+    fn solution(letters: &str) -> Solution {
+        Solution {
+            moves: MoveSequence::from_letters(letters.as_bytes()).unwrap(),
+            centre: Digit::ALL[0],
+            nodes: 0,
+        }
+    }
+
+    fn answer(result: Result<Solution, SolveError>) -> Answer {
+        Answer {
+            solver: "a solver".to_owned(),
+            result,
+            faults: Vec::new(),
+        }
+    }
+
+    const REFUSED: SolveError = SolveError::TooLong {
+        max_length: OptimalLength::ZERO,
+    };
+
+    /// A disagreement on case `case`, expecting `AC`.
+    fn disagreement(case: u64, answers: Vec<Answer>) -> Disagreement {
+        Disagreement {
+            case,
+            seed: None,
+            board: Generator::new(1, Mode::Uniform).board(0),
+            optimal_length: OptimalLength::new(2).unwrap(),
+            expected: solution("AC"),
+            answers,
+        }
+    }
+
+    #[test]
+    fn a_list_of_boards_is_numbered_from_case_1() {
+        let boards = Generator::new(1, Mode::Uniform).boards(3);
+        let listed = BoardSource::Listed(&boards);
+        assert!(!listed.is_empty());
+        assert!(BoardSource::Listed(&[]).is_empty());
+        assert_eq!(listed.len(), 3);
+        assert_eq!(
+            (0..3)
+                .map(|index| listed.case_number(index))
+                .collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(listed.board(2), boards[2]);
+    }
+
+    #[test]
+    fn each_fault_says_what_is_wrong() {
+        let faults = [
+            (
+                Fault::Refused(REFUSED),
+                format!("gave no answer: {REFUSED}"),
+            ),
+            (
+                Fault::NotSolved,
+                "the moves do not leave a uniform centre".to_owned(),
+            ),
+            (
+                Fault::WrongCentre {
+                    actual: Digit::ALL[1],
+                },
+                "the moves leave 2 in the centre".to_owned(),
+            ),
+            (
+                Fault::WrongLength {
+                    optimal: OptimalLength::new(6).unwrap(),
+                },
+                "not optimal: the optimal length is 6".to_owned(),
+            ),
+            (
+                Fault::NotSmallest {
+                    expected: solution("AC").moves,
+                },
+                "not the lexicographically smallest optimal sequence, which is AC".to_owned(),
+            ),
+        ];
+        for (fault, message) in faults {
+            assert_eq!(fault.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn solvers_differ_when_their_moves_or_their_failures_do() {
+        let differ = |answers| disagreement(1, answers).solvers_differ();
+        let moves = |letters| answer(Ok(solution(letters)));
+        let refused = || answer(Err(REFUSED));
+        assert!(!differ(vec![moves("AC"), moves("AC")]));
+        assert!(differ(vec![moves("AC"), moves("CA")]));
+        assert!(!differ(vec![refused(), refused()]));
+        assert!(differ(vec![moves("AC"), refused()]));
+    }
+
+    #[test]
+    fn the_sequences_are_the_expected_one_then_each_other_answered_once() {
+        let answers = vec![
+            answer(Ok(solution("CA"))),
+            answer(Err(REFUSED)),
+            answer(Ok(solution("AC"))),
+            answer(Ok(solution("CA"))),
+        ];
+        let letters: Vec<String> = disagreement(1, answers)
+            .sequences()
+            .iter()
+            .map(MoveSequence::letters)
+            .collect();
+        assert_eq!(letters, ["AC", "CA"]);
+    }
+
+    #[test]
+    fn the_tally_keeps_the_first_disagreements_by_case_once_twice_that_many_gathered() {
+        let mut tally = Tally::new(1);
+        // In reverse order of case, so that keeping the first by case is
+        // not keeping the first gathered.
+        let mut cases = (1..=2 * DISAGREEMENTS_KEPT as u64).rev();
+        for case in cases.by_ref().take(2 * DISAGREEMENTS_KEPT - 1) {
+            tally.disagreements.push(disagreement(case, Vec::new()));
+        }
+        tally.trim();
+        assert_eq!(tally.disagreements.len(), 2 * DISAGREEMENTS_KEPT - 1);
+        tally
+            .disagreements
+            .push(disagreement(cases.next().unwrap(), Vec::new()));
+        tally.trim();
+        let kept: Vec<u64> = tally.disagreements.iter().map(|kept| kept.case).collect();
+        assert_eq!(kept, (1..=DISAGREEMENTS_KEPT as u64).collect::<Vec<_>>());
+    }
+}

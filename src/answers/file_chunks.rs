@@ -10,10 +10,12 @@
 //! the pool's threads take chunks [`CHUNK_BYTES`] apart, a window of them
 //! at a time ([`ordered_windows`]), each reads its own with positioned
 //! reads, a block of [`BLOCK_LINES`] lines at a time, and parses and
-//! answers it *assuming* that the input up to it is canonical. The calling thread writes the chunks' answers in input order, and keeps each chunk that met the assumption while every
-//! chunk before it did: such a chunk starts where the previous one ended,
-//! at a line start between cases, so its boards and case numbers are what
-//! the sequential reader gives.
+//! answers it *assuming* that the input up to it is canonical. The
+//! calling thread writes the chunks' answers in input order, and keeps
+//! each chunk that met the assumption while every chunk before it did:
+//! such a chunk starts where the previous one ended, at a line start
+//! between cases, so its boards and case numbers are what the sequential
+//! reader gives.
 //!
 //! At the first chunk that does not meet it (anything else in it: other
 //! whitespace, a bad value, the terminating `0`, the input ending inside a
@@ -301,23 +303,142 @@ impl Read for FileFrom<'_> {
     }
 }
 
-/// Reads into `buffer` from byte `offset` of `file`, as one `pread`: how
-/// many bytes were read, 0 at the end of the file.
-#[cfg(unix)]
+/// Reads into `buffer` from byte `offset` of `file` as one positioned
+/// read: how many bytes were read, 0 at the end of the file. Unix's is
+/// `pread`; Windows' moves the file's position too (only this module reads
+/// it); elsewhere there is none, and [`FileChunks::new`] gives no chunks,
+/// so that this is never called.
 fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buffer, offset)
+    #[cfg(unix)]
+    let read = std::os::unix::fs::FileExt::read_at(file, buffer, offset);
+    #[cfg(windows)]
+    let read = std::os::windows::fs::FileExt::seek_read(file, buffer, offset);
+    #[cfg(not(any(unix, windows)))]
+    let read = {
+        let _ = (file, buffer, offset);
+        Err(io::ErrorKind::Unsupported.into())
+    };
+    read
 }
 
-/// Reads into `buffer` from byte `offset` of `file` (Windows' positioned
-/// read, which moves the file's position too; only this module reads it).
-#[cfg(windows)]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(file, buffer, offset)
-}
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
 
-/// No positioned reads here: [`FileChunks::new`] gives none, so this is
-/// never called.
-#[cfg(not(any(unix, windows)))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
-    Err(io::ErrorKind::Unsupported.into())
+    use super::*;
+    use crate::answers::{JudgeFormat, write_answer};
+    use crate::generator::{Generator, Mode};
+    use crate::parser::format_input;
+    use crate::solver::{DescentSolver, Solver};
+
+    const ANSWERING: Answering<'static> = Answering {
+        solver: &DescentSolver,
+        format: &JudgeFormat,
+        keep_going: false,
+    };
+
+    /// A file holding `text`, from its start.
+    fn file_holding(text: &str) -> File {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        file.rewind().unwrap();
+        file
+    }
+
+    /// The first chunk of `file` once answered.
+    fn first_chunk(file: &File) -> Chunk {
+        let chunks = FileChunks::new(file).unwrap();
+        let mut chunk = Chunk::new();
+        chunk.answer(&chunks, ANSWERING);
+        chunk
+    }
+
+    /// Three boards' canonical lines, without the terminating `0`, and the
+    /// judge's answers to them.
+    fn three_cases() -> (String, Vec<u8>) {
+        let boards = Generator::new(4, Mode::Scramble(3)).boards(3);
+        let input = format_input(&boards);
+        let lines = input.strip_suffix("0\n").unwrap().to_owned();
+        let mut answers = Vec::new();
+        for board in &boards {
+            write_answer(&mut answers, &DescentSolver.solve(board).unwrap());
+        }
+        (lines, answers)
+    }
+
+    #[test]
+    fn a_chunk_of_whole_canonical_lines_is_clean_and_holds_their_answers() {
+        let (lines, answers) = three_cases();
+        let chunk = first_chunk(&file_holding(&lines));
+        assert!(chunk.clean);
+        assert!(matches!(chunk.end, ChunkEnd::EndOfFile));
+        assert_eq!((chunk.len, chunk.cases), (lines.len(), 3));
+        assert_eq!(chunk.answers.output, answers);
+    }
+
+    #[test]
+    fn a_chunk_with_anything_but_whole_canonical_lines_is_not_clean() {
+        let (lines, _) = three_cases();
+        let with_end = lines.clone() + "0\n";
+        let two_spaces = lines.replacen(' ', "  ", 1);
+        let cut = lines[..lines.len() - 1].to_owned();
+        for text in [with_end, two_spaces, cut] {
+            let chunk = first_chunk(&file_holding(&text));
+            assert!(!chunk.clean, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_read_that_fails_ends_the_chunk_as_failed() {
+        // Reading a directory fails (EISDIR), and not by an interruption:
+        // reading stops there instead of trying again.
+        let folder = tempfile::tempdir().unwrap();
+        let file = File::open(folder.path()).unwrap();
+        let chunks = FileChunks {
+            file: &file,
+            start: 0,
+            length: CHUNK_BYTES as u64,
+        };
+        let (read, end) = chunks.read(0, &mut [0; CANONICAL_LINE]);
+        assert_eq!(read, 0);
+        assert!(matches!(end, ChunkEnd::Failed));
+        let mut chunk = Chunk::new();
+        chunk.answer(&chunks, ANSWERING);
+        assert!(!chunk.clean);
+    }
+
+    #[test]
+    fn a_clean_chunk_is_written_and_any_other_hands_over_to_the_sequential_reader() {
+        let (lines, answers) = three_cases();
+        let clean = first_chunk(&file_holding(&lines));
+        let not_clean = first_chunk(&file_holding(&(lines.clone() + "0\n")));
+        let mut output = Vec::new();
+        let mut summary = SolveSummary::default();
+        let mut report = |error: &CaseError| panic!("{error}");
+        let mut stage = ChunkStage {
+            next_offset: 0,
+            length: 0,
+            window_chunks: 1,
+            written: Written {
+                offset: 0,
+                case: 1,
+                fall_back: false,
+            },
+            output: &mut output,
+            answering: ANSWERING,
+            report: &mut report,
+            summary: &mut summary,
+        };
+        // The clean chunk ended the file: written, it ends the run.
+        assert!(stage.write(&clean).unwrap());
+        let written = stage.written;
+        assert_eq!((written.offset, written.case), (lines.len() as u64, 4));
+        assert!(!written.fall_back);
+        assert!(stage.write(&not_clean).unwrap());
+        let written = stage.written;
+        assert_eq!((written.offset, written.case), (lines.len() as u64, 4));
+        assert!(written.fall_back);
+        assert_eq!(summary.solved, 3);
+        assert_eq!(output, answers);
+    }
 }

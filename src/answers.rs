@@ -133,10 +133,7 @@ impl AnswerFormat for JudgeFormat {
     /// next answer overwrites those beyond its own).
     fn answers(&self, out: &mut Vec<u8>, batch: &AnsweredBatch<'_>) {
         let start = out.len();
-        out.resize(
-            start + batch.solutions.len() * MAX_ANSWER_BYTES + MAX_SEQUENCE_LENGTH,
-            0,
-        );
+        out.resize(start + room_for(batch.solutions.len()), 0);
         let mut end = start;
         for solution in batch.solutions {
             end += write_answer_at(&mut out[end..], solution);
@@ -148,6 +145,13 @@ impl AnswerFormat for JudgeFormat {
 /// The longest judges' answer: the longest sequence, and a line feed, the
 /// digit and a line feed.
 const MAX_ANSWER_BYTES: usize = MAX_SEQUENCE_LENGTH + 3;
+
+/// The room [`JudgeFormat::answers`] makes for `answers` answers: the
+/// longest of each, and the letters [`write_answer_at`] copies beyond the
+/// last.
+fn room_for(answers: usize) -> usize {
+    answers * MAX_ANSWER_BYTES + MAX_SEQUENCE_LENGTH
+}
 
 /// Writes [`write_answer`]'s bytes for `solution` at the start of `out`,
 /// which has room for [`MAX_ANSWER_BYTES`] bytes and
@@ -171,8 +175,8 @@ fn write_answer_at(out: &mut [u8], solution: &Solution) -> usize {
 pub struct SolveOptions {
     /// Report each bad case and go on, instead of stopping at the first.
     pub keep_going: bool,
-    /// Threads solving cases; 1 solves on the calling thread. Answers are
-    /// written in input order whatever the number.
+    /// Threads solving cases; 1 (or 0) solves on the calling thread.
+    /// Answers are written in input order whatever the number.
     pub threads: usize,
     /// Write each answer as soon as it is known, for a person typing cases;
     /// otherwise answers are written in large blocks.
@@ -835,9 +839,12 @@ mod tests {
         let input = format_input(&Generator::new(2, Mode::Uniform).boards(20_000));
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(input.as_bytes()).unwrap();
-        for (threads, interactive, pooled) in
-            [(1, false, false), (3, true, false), (3, false, true)]
-        {
+        for (threads, interactive, pooled) in [
+            (0, false, false),
+            (1, false, false),
+            (3, true, false),
+            (3, false, true),
+        ] {
             let options = SolveOptions {
                 keep_going: false,
                 threads,

@@ -379,16 +379,21 @@ mod tests {
     #[test]
     fn a_chunk_with_anything_but_whole_canonical_lines_is_not_clean() {
         let (lines, _) = three_cases();
+        // Not whole lines: the end of the input, a space more, a line cut.
         let with_end = lines.clone() + "0\n";
         let two_spaces = lines.replacen(' ', "  ", 1);
         let cut = lines[..lines.len() - 1].to_owned();
-        for text in [with_end, two_spaces, cut] {
+        // Whole lines in length, not canonical: a bad value, a tab.
+        let bad_value = lines.replacen('1', "7", 1);
+        let tab = lines.replacen(' ', "\t", 1);
+        for text in [with_end, two_spaces, cut, bad_value, tab] {
             let chunk = first_chunk(&file_holding(&text));
             assert!(!chunk.clean, "{text:?}");
         }
     }
 
     #[test]
+    #[cfg(unix)]
     fn a_read_that_fails_ends_the_chunk_as_failed() {
         // Reading a directory fails (EISDIR), and not by an interruption:
         // reading stops there instead of trying again.

@@ -146,7 +146,7 @@ impl AnswerFormat for JudgeFormat {
 /// digit and a line feed.
 const MAX_ANSWER_BYTES: usize = MAX_SEQUENCE_LENGTH + 3;
 
-/// The room [`JudgeFormat::answers`] makes for `answers` answers: the
+/// The room [`JudgeFormat`]'s `answers` makes for `answers` answers: the
 /// longest of each, and the letters [`write_answer_at`] copies beyond the
 /// last.
 fn room_for(answers: usize) -> usize {

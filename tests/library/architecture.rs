@@ -427,9 +427,10 @@ fn the_library_prints_nothing() {
 }
 
 /// Unix calls stay in the Unix-only modules (the runner, and the judging
-/// built on it), except in a function of another
-/// module that is one of three forms of it: `#[cfg(unix)]`, `#[cfg(windows)]`
-/// and `#[cfg(not(any(unix, windows)))]`, so that the module builds anywhere.
+/// built on it), except in a function of another module that is one of
+/// three forms of it, or a statement of a function that holds all three:
+/// `#[cfg(unix)]`, `#[cfg(windows)]` and `#[cfg(not(any(unix, windows)))]`,
+/// so that the module builds anywhere.
 #[test]
 fn unix_only_code_stays_in_the_runner_and_judging() {
     let unix: Vec<String> = offending_lines(
@@ -489,7 +490,7 @@ fn in_a_portable_function(found: &str) -> bool {
         return false;
     }
     let Some(function) = function_under(&lines, attribute) else {
-        return false;
+        return in_a_portable_body(&lines, attribute);
     };
     let defined_for = |cfg: &str| {
         (0..lines.len()).any(|at| {
@@ -497,6 +498,27 @@ fn in_a_portable_function(found: &str) -> bool {
         })
     };
     defined_for("#[cfg(windows)]") && defined_for("#[cfg(not(any(unix, windows)))]")
+}
+
+/// Whether the `#[cfg(unix)]` statement on line `at` of `lines` is in a
+/// function (at the top level of its file) whose body also has a
+/// `#[cfg(windows)]` and a `#[cfg(not(any(unix, windows)))]` statement:
+/// the three forms of it in one function.
+fn in_a_portable_body(lines: &[&str], at: usize) -> bool {
+    let is_function = |line: &&str| {
+        ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+            .iter()
+            .any(|start| line.starts_with(start))
+    };
+    let Some(start) = (0..at).rev().find(|&line| is_function(&lines[line])) else {
+        return false;
+    };
+    let Some(end) = (at..lines.len()).find(|&line| lines[line] == "}") else {
+        return false;
+    };
+    let body = &lines[start..end];
+    let has = |cfg: &str| body.iter().any(|line| line.trim() == cfg);
+    has("#[cfg(windows)]") && has("#[cfg(not(any(unix, windows)))]")
 }
 
 #[test]

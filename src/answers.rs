@@ -785,7 +785,7 @@ mod tests {
         lines[1] = lines[1].replacen(' ', "  ", 1);
         lines[5] = lines[5].replacen('1', "7", 1);
         let input = lines.join("\n") + "\n";
-        // (first case, boards, cases before each error, whether more may
+        // (first case, boards, boards before each error, whether more may
         // follow) of each batch of at most three cases.
         type BatchRead = (usize, Vec<Board>, Vec<usize>, bool);
         let batches = |keep_going: bool| {
@@ -814,6 +814,15 @@ mod tests {
         assert_eq!(batches(false), stopping);
     }
 
+    /// An answer of no moves.
+    fn no_moves() -> Solution {
+        Solution {
+            moves: MoveSequence::new(),
+            centre: Digit::ALL[0],
+            nodes: 0,
+        }
+    }
+
     /// Answers every board with no moves, noting the threads that solved.
     #[derive(Default)]
     struct OnThreads(Mutex<std::collections::HashSet<std::thread::ThreadId>>);
@@ -825,11 +834,7 @@ mod tests {
 
         fn solve(&self, _: &Board) -> Result<Solution, SolveError> {
             self.0.lock().unwrap().insert(std::thread::current().id());
-            Ok(Solution {
-                moves: MoveSequence::new(),
-                centre: Digit::ALL[0],
-                nodes: 0,
-            })
+            Ok(no_moves())
         }
     }
 
@@ -897,11 +902,7 @@ mod tests {
                     max_length: crate::length::OptimalLength::ZERO,
                 });
             }
-            Ok(Solution {
-                moves: MoveSequence::new(),
-                centre: Digit::ALL[0],
-                nodes: 0,
-            })
+            Ok(no_moves())
         }
     }
 

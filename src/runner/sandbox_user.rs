@@ -298,16 +298,51 @@ mod tests {
         let second = claim().unwrap();
         assert_ne!(first.uid(), second.uid());
         assert!((FIRST_UID..FIRST_UID + UIDS).contains(&first.uid()));
-        let uid = first.uid();
+        // Its lock goes with it, and with no helper process keeping a copy:
+        // the uid may be claimed again. Another runner of the machine (a
+        // test in another process) may claim it at once; then that runner
+        // holds the lock, not this process.
+        let path = lock_folder()
+            .unwrap()
+            .join(format!("uid-{}.lock", first.uid()));
+        let ours = File::open(&path).unwrap();
+        let inode = ours.metadata().unwrap().ino();
+        let locked = |file: &File| {
+            // SAFETY: flock on a descriptor the test owns.
+            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) != 0 }
+        };
+        assert!(locked(&ours), "a claimed uid's file is locked");
+        assert_eq!(flock_holders(inode), [std::process::id()]);
         drop(first);
-        // Its lock went with it: the uid may be claimed again.
-        assert_eq!(claim().unwrap().uid(), uid);
+        assert!(
+            !locked(&ours) || !flock_holders(inode).contains(&std::process::id()),
+            "the lock of {} outlived its claim",
+            path.display()
+        );
         let namespace =
             fs::read_link(format!("/proc/self/fd/{}", second.namespace().as_raw_fd())).unwrap();
         assert!(
             namespace.to_string_lossy().starts_with("user:["),
             "{namespace:?}"
         );
+    }
+
+    /// The processes holding an `flock` on the file of inode `inode`, from
+    /// `/proc/locks` (a lock's line names the process that took it).
+    fn flock_holders(inode: u64) -> Vec<u32> {
+        fs::read_to_string("/proc/locks")
+            .unwrap()
+            .lines()
+            .filter_map(|line| {
+                // `1: FLOCK  ADVISORY  WRITE 23349 fe:00:795032 0 EOF`; a
+                // waiter's line has `->` before FLOCK and is skipped.
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                let file_inode = fields.get(5)?.rsplit(':').next()?.parse::<u64>().ok()?;
+                (fields.get(1) == Some(&"FLOCK") && file_inode == inode)
+                    .then(|| fields[4].parse().ok())
+                    .flatten()
+            })
+            .collect()
     }
 
     #[test]

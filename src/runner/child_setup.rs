@@ -131,12 +131,19 @@ fn over_range(first: i32, last: i32, flags: libc::c_uint, each: impl Fn(i32)) {
     if first > last || first < 0 {
         return;
     }
-    // SAFETY: close_range and getrlimit are async-signal-safe and touch no
-    // memory of ours but `limit`.
+    // SAFETY: close_range is async-signal-safe and touches no memory.
+    if unsafe { libc::syscall(libc::SYS_close_range, first as u32, last as u32, flags) } == 0 {
+        return;
+    }
+    one_by_one(first, last, each);
+}
+
+/// `each` on every descriptor from `first` to `last` below the descriptor
+/// limit, and below 65,536: [`over_range`] where the kernel has no
+/// `close_range`. Async-signal-safe when `each` is.
+fn one_by_one(first: i32, last: i32, each: impl Fn(i32)) {
+    // SAFETY: getrlimit is async-signal-safe and writes only `limit`.
     let end = unsafe {
-        if libc::syscall(libc::SYS_close_range, first as u32, last as u32, flags) == 0 {
-            return;
-        }
         let mut limit: libc::rlimit = std::mem::zeroed();
         libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
         last.min(limit.rlim_cur.min(1 << 16) as i32 - 1)
@@ -155,4 +162,280 @@ pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     }
     // SAFETY: both descriptors were just opened, and are owned here alone.
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::fs::{self, File};
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    use super::*;
+
+    /// The child's end of the pipe that [`in_child`] reads.
+    const REPORT: i32 = 903;
+
+    /// Forks; the child runs `body` and sends the numbers it returns back
+    /// through a pipe (its descriptor [`REPORT`]), then exits; the parent
+    /// returns them. `body` must not allocate or panic: another thread of
+    /// the test process may hold the allocator's lock at the fork, as in
+    /// the runner's own children.
+    fn in_child<const N: usize>(body: impl FnOnce() -> [i64; N]) -> [i64; N] {
+        let (read, write) = pipe().unwrap();
+        // SAFETY: the child calls `body` (async-signal-safe calls only, by
+        // the contract above), write and _exit.
+        let child = unsafe { libc::fork() };
+        assert!(child >= 0, "fork: {}", io::Error::last_os_error());
+        if child == 0 {
+            // SAFETY: dup2 onto a number this child alone uses.
+            unsafe { libc::dup2(write.as_raw_fd(), REPORT) };
+            let values = body();
+            // SAFETY: as above; the child never returns.
+            unsafe {
+                libc::write(
+                    REPORT,
+                    values.as_ptr().cast(),
+                    std::mem::size_of_val(&values),
+                );
+                libc::_exit(0);
+            }
+        }
+        drop(write);
+        let mut bytes = Vec::new();
+        File::from(read).read_to_end(&mut bytes).unwrap();
+        let mut status = 0;
+        // SAFETY: waits for the child forked above.
+        assert_eq!(unsafe { libc::waitpid(child, &mut status, 0) }, child);
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        assert_eq!(bytes.len(), N * 8, "the child reported all it should");
+        std::array::from_fn(|at| i64::from_ne_bytes(bytes[at * 8..][..8].try_into().unwrap()))
+    }
+
+    fn c_path(path: &Path) -> CString {
+        CString::new(path.as_os_str().as_bytes()).unwrap()
+    }
+
+    /// A setup that joins nothing and limits only the CPU, its score file
+    /// in `folder`.
+    fn setup(folder: &Path) -> ChildSetup {
+        ChildSetup {
+            join: Vec::new(),
+            oom_score_adj: c_path(&folder.join("oom_score_adj")),
+            cpu_seconds: 7,
+            address_space: None,
+            file_size: None,
+            keep_open: Vec::new(),
+            runner: std::process::id() as libc::pid_t,
+        }
+    }
+
+    /// The error number of `result`, or 0.
+    fn errno(result: io::Result<()>) -> i64 {
+        result.map_or_else(
+            |error| i64::from(error.raw_os_error().unwrap_or(-1)),
+            |()| 0,
+        )
+    }
+
+    /// A descriptor's close-on-exec flag: 1 set, 0 not, -1 not open.
+    fn cloexec(fd: i32) -> i64 {
+        // SAFETY: fcntl touches no memory.
+        match unsafe { libc::fcntl(fd, libc::F_GETFD) } {
+            flags if flags < 0 => -1,
+            flags => i64::from(flags & libc::FD_CLOEXEC != 0),
+        }
+    }
+
+    #[test]
+    fn the_child_joins_its_groups_and_offers_itself_to_the_oom_killer_first() {
+        let folder = tempfile::tempdir().unwrap();
+        let groups = [folder.path().join("a.procs"), folder.path().join("b.procs")];
+        for file in groups.iter().chain([&folder.path().join("oom_score_adj")]) {
+            fs::write(file, "").unwrap();
+        }
+        let mut setup = setup(folder.path());
+        setup.join = groups.iter().map(|group| c_path(group)).collect();
+        assert_eq!(in_child(|| [errno(setup.apply())]), [0]);
+        for group in &groups {
+            assert_eq!(
+                fs::read_to_string(group).unwrap(),
+                "0",
+                "{}",
+                group.display()
+            );
+        }
+        let score = fs::read_to_string(folder.path().join("oom_score_adj")).unwrap();
+        assert_eq!(score, "1000");
+    }
+
+    #[test]
+    fn a_group_that_cannot_be_joined_fails_the_setup_with_its_own_error() {
+        let folder = tempfile::tempdir().unwrap();
+        let mut setup = setup(folder.path());
+        setup.join = vec![c_path(&folder.path().join("gone/cgroup.procs"))];
+        assert_eq!(
+            in_child(|| [errno(setup.apply())]),
+            [i64::from(libc::ENOENT)]
+        );
+        // The score is best effort: without its file the setup goes on.
+        let setup = self::setup(&folder.path().join("gone"));
+        assert_eq!(in_child(|| [errno(setup.apply())]), [0]);
+    }
+
+    #[test]
+    fn the_limits_are_the_child_s_and_the_unset_ones_stay_inherited() {
+        let folder = tempfile::tempdir().unwrap();
+        let get = |resource| {
+            // SAFETY: getrlimit writes only `limit`.
+            unsafe {
+                let mut limit: libc::rlimit = std::mem::zeroed();
+                libc::getrlimit(resource, &mut limit);
+                [limit.rlim_cur as i64, limit.rlim_max as i64]
+            }
+        };
+        let report = |setup: &ChildSetup| {
+            in_child(|| {
+                let applied = errno(setup.apply());
+                let [cpu, core, files, space, size] = [
+                    libc::RLIMIT_CPU,
+                    libc::RLIMIT_CORE,
+                    libc::RLIMIT_NOFILE,
+                    libc::RLIMIT_AS,
+                    libc::RLIMIT_FSIZE,
+                ]
+                .map(get);
+                [
+                    applied, cpu[0], cpu[1], core[0], core[1], files[0], files[1], space[0],
+                    space[1], size[0], size[1],
+                ]
+            })
+        };
+        let files = OPEN_FILES as i64;
+        let mut limited = setup(folder.path());
+        limited.address_space = Some(1 << 30);
+        limited.file_size = Some(1 << 20);
+        assert_eq!(
+            report(&limited),
+            [
+                0,
+                7,
+                8,
+                0,
+                0,
+                files,
+                files,
+                1 << 30,
+                1 << 30,
+                1 << 20,
+                1 << 20
+            ]
+        );
+        let [space, size] = [libc::RLIMIT_AS, libc::RLIMIT_FSIZE].map(get);
+        let inherited = report(&setup(folder.path()));
+        assert_eq!(inherited[..7], [0, 7, 8, 0, 0, files, files]);
+        assert_eq!(inherited[7..], [space[0], space[1], size[0], size[1]]);
+    }
+
+    #[test]
+    fn inherited_descriptors_are_closed_on_exec_but_those_kept_open() {
+        let folder = tempfile::tempdir().unwrap();
+        let file = File::open(folder.path()).unwrap();
+        // Two descriptors without close-on-exec, as a runner might inherit.
+        // SAFETY: dup of a descriptor the test owns; both closed below.
+        let [closed, kept] = [(); 2].map(|()| unsafe { libc::dup(file.as_raw_fd()) });
+        assert!(closed > 2 && kept > 2 && cloexec(closed) == 0);
+        let mut setup = setup(folder.path());
+        setup.keep_open = vec![kept];
+        let flags = in_child(|| [errno(setup.apply()), cloexec(closed), cloexec(kept)]);
+        assert_eq!(flags, [0, 1, 0]);
+        // SAFETY: the two descriptors dup'd above.
+        unsafe {
+            libc::close(closed);
+            libc::close(kept);
+        }
+    }
+
+    #[test]
+    fn the_child_dies_with_its_runner_and_refuses_to_run_without_it() {
+        let folder = tempfile::tempdir().unwrap();
+        let setup = setup(folder.path());
+        let signal = || {
+            let mut signal: libc::c_int = 0;
+            // SAFETY: PR_GET_PDEATHSIG writes one int.
+            unsafe { libc::prctl(libc::PR_GET_PDEATHSIG, &mut signal) };
+            i64::from(signal)
+        };
+        assert_eq!(
+            in_child(|| [errno(setup.apply()), signal()]),
+            [0, i64::from(libc::SIGKILL)]
+        );
+        // A child whose parent is not the runner it was made for.
+        let mut orphan = self::setup(folder.path());
+        orphan.runner = 1;
+        assert_eq!(
+            in_child(|| [errno(orphan.apply())]),
+            [i64::from(libc::ESRCH)]
+        );
+    }
+
+    #[test]
+    fn close_all_but_closes_every_descriptor_from_3_on_but_its_two() {
+        // Descriptors 900 to 906 (dup2 in the child, which has no other
+        // thread to take them; 903 is the report's), the two kept with one
+        // closed between them, in either order.
+        for keep in [[901, REPORT], [REPORT, 901]] {
+            let open = in_child(|| {
+                for fd in (900..=906).filter(|&fd| fd != REPORT) {
+                    // SAFETY: dup2 onto numbers this child alone uses.
+                    unsafe { libc::dup2(1, fd) };
+                }
+                close_all_but(keep);
+                let mut open = [0; 10];
+                for (at, fd) in (900..=906).chain(0..=2).enumerate() {
+                    open[at] = i64::from(cloexec(fd) >= 0);
+                }
+                open
+            });
+            assert_eq!(open, [0, 1, 0, 1, 0, 0, 0, 1, 1, 1], "{keep:?}");
+        }
+    }
+
+    #[test]
+    fn over_range_visits_its_range_one_by_one_where_close_range_refuses() {
+        let seen = RefCell::new(Vec::new());
+        // A flag close_range refuses (EINVAL), so that the descriptors are
+        // visited one by one.
+        let refused = 1 << 30;
+        over_range(50, 52, refused, |fd| seen.borrow_mut().push(fd));
+        assert_eq!(*seen.borrow(), [50, 51, 52]);
+        seen.borrow_mut().clear();
+        over_range(52, 52, refused, |fd| seen.borrow_mut().push(fd));
+        assert_eq!(*seen.borrow(), [52]);
+        over_range(53, 52, refused, |fd| seen.borrow_mut().push(fd));
+        over_range(-1, 52, refused, |fd| seen.borrow_mut().push(fd));
+        assert_eq!(*seen.borrow(), [52]);
+    }
+
+    #[test]
+    fn one_by_one_stops_below_the_descriptor_limit() {
+        // SAFETY: getrlimit writes only `limit`.
+        let limit = unsafe {
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+            limit.rlim_cur.min(1 << 16) as i32
+        };
+        let seen = RefCell::new(Vec::new());
+        one_by_one(limit - 2, i32::MAX, |fd| seen.borrow_mut().push(fd));
+        assert_eq!(*seen.borrow(), [limit - 2, limit - 1]);
+        seen.borrow_mut().clear();
+        one_by_one(3, 5, |fd| seen.borrow_mut().push(fd));
+        assert_eq!(*seen.borrow(), [3, 4, 5]);
+        // Beyond 65,536, whatever the limit.
+        let count = std::cell::Cell::new(0);
+        one_by_one(0, i32::MAX, |_| count.set(count.get() + 1));
+        assert!(count.get() <= 1 << 16 && count.get() == limit);
+    }
 }

@@ -15,7 +15,9 @@ when:
 - a group selects no mutant, names a test binary that does not exist
   (`--test NAME`: tests/NAME.rs or tests/NAME/main.rs), or a module of one
   that does not exist (`binary(NAME) & test(/^(MODULE|...)::/)`:
-  tests/NAME/MODULE.rs), or a binary its cargo test arguments do not build.
+  tests/NAME/MODULE.rs), or a binary its cargo test arguments do not build,
+  or a test it names by module and the start of its name
+  (`MODULE::(NAME|...)`) that does not exist.
 """
 
 import concurrent.futures
@@ -131,6 +133,17 @@ def missing_tests(tests, test_filter):
         for module in modules.split("|"):
             if not (ROOT / "tests" / binary / f"{module}.rs").is_file():
                 missing.append(f"no module {module} of the test binary {binary} (tests/{binary}/{module}.rs)")
+    # Tests named by their module and the start of their name, to take
+    # them out of a group or into one (`sandbox_attacks::(kernel_memory|...)`):
+    # each must start the name of a test function of that module.
+    for module, names in re.findall(r"(\w+)::\(([\w|]+)\)(?!::)", test_filter):
+        for binary in binaries:
+            source = ROOT / "tests" / binary / f"{module}.rs"
+            if source.is_file():
+                text = source.read_text()
+                for name in names.split("|"):
+                    if not re.search(rf"\bfn {name}\w*\(", text):
+                        missing.append(f"no test {module}::{name}... in tests/{binary}/{module}.rs")
     if re.search(r"binary\((?!\w+\) & test\(/\^\()", test_filter):
         missing.append(f"a binary() in the filter is not in the form binary(NAME) & test(/^(MODULE|...)::/): {test_filter}")
     return missing

@@ -624,6 +624,308 @@ mod tests {
     use super::*;
     use crate::sample;
 
+    /// Seeded boards of optimal length `length`.
+    fn boards_of(length: u8, count: u64) -> Vec<Board> {
+        let length = crate::length::OptimalLength::new(length).unwrap();
+        crate::generator::Generator::new(8, crate::generator::Mode::Length(length)).boards(count)
+    }
+
+    /// The sample, and two secret files: a solved board, a board of one
+    /// move, one of 13 and three of 6; and two boards of 8.
+    fn files() -> Vec<TestFile> {
+        let file = |name: &str, group, boards: Vec<Board>| TestFile {
+            name: name.to_owned(),
+            group,
+            purpose: format!("the {name} file"),
+            boards,
+        };
+        let first: Vec<Board> = [
+            boards_of(0, 1),
+            boards_of(1, 1),
+            vec![hardest_boards()[0]],
+            boards_of(6, 3),
+        ]
+        .concat();
+        vec![
+            file("1", Group::Sample, sample::boards().to_vec()),
+            file("01-mixed", Group::Secret, first),
+            file("02-eight", Group::Secret, boards_of(8, 2)),
+        ]
+    }
+
+    /// The report of [`files`], each board's classic nodes its place in
+    /// the files, from 1.
+    fn report(time_limit: TimeLimit) -> (Vec<TestFile>, CoverageReport) {
+        let files = files();
+        let nodes: FxHashMap<Board, u64> = files
+            .iter()
+            .flat_map(|file| file.boards.iter())
+            .zip(1..)
+            .map(|(board, at)| (*board, at))
+            .collect();
+        let report = CoverageReport::new(
+            &files,
+            |file| format!("data/{}", file.name),
+            &nodes,
+            77,
+            9,
+            time_limit,
+        );
+        (files, report)
+    }
+
+    #[test]
+    fn each_row_is_what_its_boards_answers_hold() {
+        let (files, report) = report(TimeLimit::DEFAULT);
+        assert_eq!(report.as_ref().len(), 3);
+        let mut place = 0;
+        for (file, row) in files.iter().zip(report.as_ref()) {
+            let answers: Vec<_> = file.boards.iter().map(answer).collect();
+            let length_of = |at: usize| answers[at].moves.len() as u8;
+            let sequences: Vec<u64> = file.boards.iter().map(shortest_sequences).collect();
+            let pairs: Vec<(Move, Move)> = file
+                .boards
+                .iter()
+                .flat_map(mistake::tie_break_pairs)
+                .collect();
+            let count = file.boards.len();
+            assert_eq!(row.path, format!("data/{}", file.name));
+            assert_eq!(row.purpose, file.purpose);
+            assert_eq!(row.cases, count);
+            assert_eq!(row.lengths, distinct((0..count).map(length_of).collect()));
+            assert_eq!(
+                row.digits,
+                distinct(answers.iter().map(|a| a.centre.value()).collect())
+            );
+            assert_eq!(
+                row.first_letters,
+                distinct(
+                    answers
+                        .iter()
+                        .filter_map(|a| a.moves.as_slice().first().map(|m| m.letter()))
+                        .collect()
+                )
+            );
+            assert_eq!(
+                row.solved_boards,
+                (0..count).filter(|&at| length_of(at) == 0).count()
+            );
+            assert_eq!(
+                row.hardest_boards,
+                (0..count).filter(|&at| length_of(at) == 13).count()
+            );
+            assert_eq!(
+                row.tie_break_boards,
+                sequences.iter().filter(|&&n| n > 1).count()
+            );
+            assert_eq!(
+                row.most_shortest_sequences,
+                *sequences.iter().max().unwrap()
+            );
+            // Nodes 1, 2, ... in the order of the files.
+            let nodes: Vec<u64> = (place + 1..=place + count as u64).collect();
+            place += count as u64;
+            assert_eq!(row.classic_nodes, nodes.iter().sum::<u64>());
+            assert_eq!(row.classic_nodes_most, *nodes.last().unwrap());
+            assert_eq!(row.move_orders_failing, mistake::orders_failing(&pairs));
+            let held: std::collections::BTreeSet<usize> = answers
+                .iter()
+                .flat_map(|a| mistake::consecutive_pairs(&a.moves).collect::<Vec<_>>())
+                .collect();
+            assert_eq!(row.move_pairs, held.len());
+            let caught: Vec<Mistake> = planted_mistakes()
+                .into_iter()
+                .map(|(_, mistake)| mistake)
+                .filter(|mistake| {
+                    file.boards
+                        .iter()
+                        .zip(&answers)
+                        .any(|(board, answer)| mistake.fails(board, answer) == Some(true))
+                })
+                .collect();
+            assert_eq!(row.mistakes, caught, "{}", file.name);
+        }
+        let names: Vec<&str> = report
+            .as_ref()
+            .iter()
+            .map(|row| row.name.as_str())
+            .collect();
+        assert_eq!(names, ["sample/1", "01-mixed", "02-eight"]);
+        // The files hold what the rows say: a solved board, the hardest,
+        // boards whose answers differ with the tie-break, and some mistakes.
+        let rows = report.as_ref();
+        assert_eq!((rows[1].solved_boards, rows[1].hardest_boards), (1, 1));
+        assert!(rows.iter().any(|row| row.tie_break_boards > 0));
+        assert!(rows.iter().any(|row| !row.mistakes.is_empty()));
+        assert!(
+            rows.iter()
+                .all(|row| row.mistakes.len() < planted_mistakes().len())
+        );
+    }
+
+    #[test]
+    fn the_totals_are_over_every_board_of_every_file() {
+        let (files, report) = report(TimeLimit::DEFAULT);
+        let boards: Vec<Board> = files.iter().flat_map(|file| file.boards.clone()).collect();
+        let answers: Vec<_> = boards.iter().map(answer).collect();
+        let seen: Vec<(u8, u8)> = answers
+            .iter()
+            .map(|a| (a.moves.len() as u8, a.centre.value()))
+            .collect();
+        let missing: Vec<(u8, u8)> = (1..=13)
+            .flat_map(|length| (1..=3).map(move |digit| (length, digit)))
+            .filter(|pair| !seen.contains(pair))
+            .collect();
+        assert_eq!(report.missing_length_digits, missing);
+        assert!(!missing.is_empty() && missing.len() < 39);
+        let letters: Vec<char> = answers
+            .iter()
+            .filter_map(|a| a.moves.as_slice().first().map(|m| m.letter()))
+            .collect();
+        let missing_letters: Vec<char> = "ABCDEFGH"
+            .chars()
+            .filter(|letter| !letters.contains(letter))
+            .collect();
+        assert_eq!(report.missing_first_letters, missing_letters);
+        assert!(!missing_letters.is_empty() && missing_letters.len() < 8);
+        assert_eq!(report.hardest_boards, 1);
+        let pairs: Vec<(Move, Move)> = boards.iter().flat_map(mistake::tie_break_pairs).collect();
+        assert_eq!(report.move_orders_failing, mistake::orders_failing(&pairs));
+        // More orders fail some file than any one file.
+        assert!(
+            report
+                .as_ref()
+                .iter()
+                .all(|row| row.move_orders_failing <= report.move_orders_failing)
+        );
+        let held: std::collections::BTreeSet<usize> = answers
+            .iter()
+            .flat_map(|a| mistake::consecutive_pairs(&a.moves).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(report.move_pairs, held.len());
+        assert_eq!((report.seed, report.max_cases), (77, 9));
+        assert_eq!(report.calibration, None);
+    }
+
+    #[test]
+    fn the_markdown_states_the_report() {
+        let (_, report) = report(TimeLimit::DEFAULT);
+        let text = report.to_markdown();
+        let has = |line: &str| {
+            assert!(
+                text.lines().any(|l| l == line),
+                "no line {line:?} in:\n{text}"
+            );
+        };
+        has("# The Rotation Game: the test data");
+        assert!(text.contains(&format!(
+            "Generated by rotation-game {} from seed 77: at most 9 cases per file, time limit 14 s per file.",
+            env!("CARGO_PKG_VERSION")
+        )));
+        let rows = report.as_ref();
+        // Its boards are the third to the eighth: nodes 3 + ... + 8.
+        let row = &rows[1];
+        has(&format!(
+            "| 01-mixed | 6 | {} | {} | {} | {} ({}) | 33 (8) | the 01-mixed file |",
+            ranges(&row.lengths),
+            join(&row.digits),
+            row.first_letters.iter().collect::<String>(),
+            row.tie_break_boards,
+            thousands(row.most_shortest_sequences),
+        ));
+        let missing = report
+            .missing_length_digits
+            .iter()
+            .map(|(length, digit)| format!("{length} moves with {digit}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        has(&format!(
+            "- Every optimal length from 1 to 13 with each centre digit: missing {missing}."
+        ));
+        let letters: Vec<String> = report
+            .missing_first_letters
+            .iter()
+            .map(char::to_string)
+            .collect();
+        has(&format!(
+            "- Answers starting with each letter A to H: missing {}.",
+            letters.join(", ")
+        ));
+        has("- Boards of 13 moves, the most any board needs: 1 of the 192.");
+        has(&format!(
+            "- Fixed move orders other than A to H that answer some board wrongly: {} of 40,319.",
+            thousands(report.move_orders_failing)
+        ));
+        assert!(text.contains(&format!(
+            "- Pairs of consecutive moves in the answers: {} of the 48",
+            report.move_pairs
+        )));
+        for (program, mistake) in planted_mistakes() {
+            let catching: Vec<&str> = rows
+                .iter()
+                .filter(|row| row.mistakes.contains(&mistake))
+                .map(|row| short_name(&row.name))
+                .collect();
+            let catching = if catching.is_empty() {
+                "none".to_owned()
+            } else {
+                catching.join(", ")
+            };
+            has(&format!(
+                "| {} | `{}` | {catching} |",
+                mistake.describe(),
+                program.path()
+            ));
+        }
+        has("| any fixed move order other than A to H | | every order: no single file |");
+        has("| never playing some move right after another | | every such pair: no single file |");
+        assert!(text.contains("the first file holding a board of more than"));
+        assert!(text.contains(" moves is 01-mixed."));
+        assert!(
+            text.contains("14 s of CPU per test file: rotation-game's default for this test set")
+        );
+        assert!(text.contains("`submissions/accepted/plain_ida.cpp`, on its slowest file"));
+        assert!(text.contains("The submissions were not run for this report"));
+        // The other limits say where they come from.
+        let all = report_with(TimeLimit::ALL_HARDEST);
+        assert!(all.contains("41 s of CPU per test file: rotation-game's default"));
+        assert!(all.contains("`submissions/accepted/classic_ida.cpp`, on the maximum file"));
+        let given = report_with(TimeLimit::new(3).unwrap());
+        assert!(given.contains(
+            "3 s of CPU per test file, as given when the package was made (not measured)."
+        ));
+    }
+
+    fn report_with(time_limit: TimeLimit) -> String {
+        report(time_limit).1.to_markdown()
+    }
+
+    #[test]
+    fn a_file_that_catches_every_order_or_pair_is_named() {
+        let (_, mut report) = report(TimeLimit::DEFAULT);
+        report.files[2].move_orders_failing = mistake::FIXED_ORDERS - 1;
+        report.files[0].move_pairs = 48;
+        report.files[1].move_pairs = 48;
+        let text = report.to_markdown();
+        assert!(text.contains("| any fixed move order other than A to H | | every order: 02 |"));
+        assert!(text.contains(
+            "| never playing some move right after another | | every such pair: sample, 01 |"
+        ));
+    }
+
+    #[test]
+    fn names_numbers_and_lists_read_well() {
+        assert_eq!(short_name("sample/1"), "sample");
+        assert_eq!(short_name("03-tie-break-move-order"), "03");
+        assert_eq!(short_name("04"), "04");
+        assert_eq!(join(&[1, 2, 3]), "1, 2, 3");
+        assert_eq!(join(&[]), "");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(100_000), "100,000");
+        assert_eq!(distinct(vec![3, 1, 3, 2, 1]), [1, 2, 3]);
+    }
+
     #[test]
     fn ranges_and_thousands_read_well() {
         assert_eq!(ranges(&[0, 1, 2, 3, 5, 7, 8]), "0-3, 5, 7-8");

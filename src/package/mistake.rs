@@ -439,6 +439,303 @@ mod tests {
         }
     }
 
+    /// Boards of the given optimal length, seeded.
+    fn boards_of(length: u8, count: u64) -> Vec<Board> {
+        let length = crate::length::OptimalLength::new(length).unwrap();
+        crate::generator::Generator::new(5, crate::generator::Mode::Length(length)).boards(count)
+    }
+
+    fn right(board: &Board) -> Solution {
+        PdbSolver::default().solve(board).unwrap()
+    }
+
+    #[test]
+    fn pair_rules_forbid_their_pairs_and_no_other() {
+        let forbidden = |rule: PairRule| -> Vec<String> {
+            Move::ALL
+                .iter()
+                .flat_map(|&x| Move::ALL.map(|y| (x, y)))
+                .filter(|&(x, y)| rule.forbids(x, y))
+                .map(|(x, y)| format!("{}{}", x.letter(), y.letter()))
+                .collect()
+        };
+        assert_eq!(
+            forbidden(PairRule::SameMove),
+            ["AA", "BB", "CC", "DD", "EE", "FF", "GG", "HH"]
+        );
+        assert_eq!(
+            forbidden(PairRule::OppositeLetter),
+            ["AE", "BF", "CG", "DH", "EA", "FB", "GC", "HD"]
+        );
+    }
+
+    #[test]
+    fn a_move_order_reads_and_serializes_as_its_letters() {
+        assert_eq!(LINE_PAIRS_ORDER.letters(), "AFBECHDG");
+        assert_eq!(MoveOrder(Move::ALL).letters(), "ABCDEFGH");
+        // Each move before its inverse, line by line.
+        for pair in LINE_PAIRS_ORDER.0.chunks(2) {
+            assert_eq!(pair[0].inverse(), pair[1]);
+        }
+        #[cfg(feature = "cli")]
+        assert_eq!(
+            serde_json::to_string(&Mistake::MoveOrder(LINE_PAIRS_ORDER)).unwrap(),
+            r#"{"MoveOrder":"AFBECHDG"}"#
+        );
+    }
+
+    #[test]
+    fn every_mistake_has_a_description_of_its_own() {
+        let mistakes = [
+            Mistake::NoDigitAfterNoMovesNeeded,
+            Mistake::DigitOfStartBoard,
+            Mistake::DepthCappedAt12,
+            Mistake::GreedyByEstimate,
+            Mistake::MovesByEstimate,
+            Mistake::BestFirstFirstGoal,
+            Mistake::SmallerDigitOnTies,
+            Mistake::MoveOrder(LINE_PAIRS_ORDER),
+            Mistake::ForbiddenPairs(PairRule::SameMove),
+            Mistake::ForbiddenPairs(PairRule::OppositeLetter),
+        ];
+        let described: std::collections::BTreeSet<String> =
+            mistakes.iter().map(|m| m.describe()).collect();
+        assert_eq!(described.len(), mistakes.len(), "{described:?}");
+        assert!(
+            described
+                .iter()
+                .all(|text| text.len() > 10 && text != "xyzzy")
+        );
+        assert!(
+            Mistake::MoveOrder(LINE_PAIRS_ORDER)
+                .describe()
+                .ends_with(" AFBECHDG")
+        );
+        assert!(
+            Mistake::NoDigitAfterNoMovesNeeded
+                .describe()
+                .contains("No moves needed")
+        );
+    }
+
+    #[test]
+    fn the_output_mistakes_fail_where_their_output_differs() {
+        let solved = boards_of(0, 1)[0];
+        let unsolved = boards_of(3, 1)[0];
+        let no_digit = Mistake::NoDigitAfterNoMovesNeeded;
+        assert_eq!(no_digit.fails(&solved, &right(&solved)), Some(true));
+        assert_eq!(no_digit.fails(&unsolved, &right(&unsolved)), Some(false));
+        // Cell 6 is a centre cell: before and after the moves, it holds
+        // the answer's digit on some boards and another on others.
+        let start_digit = Mistake::DigitOfStartBoard;
+        let outcomes: Vec<Option<bool>> = boards_of(4, 30)
+            .iter()
+            .map(|board| {
+                let answer = right(board);
+                let fails = start_digit.fails(board, &answer);
+                assert_eq!(fails, Some(board.digit_at(6) != answer.centre), "{board}");
+                fails
+            })
+            .collect();
+        assert!(outcomes.contains(&Some(true)) && outcomes.contains(&Some(false)));
+        assert_eq!(start_digit.fails(&solved, &right(&solved)), Some(false));
+    }
+
+    #[test]
+    fn the_depth_cap_fails_beyond_twelve_moves_only() {
+        let capped = Mistake::DepthCappedAt12;
+        for (length, fails) in [(12, false), (13, true)] {
+            let board = boards_of(length, 1)[0];
+            assert_eq!(capped.fails(&board, &right(&board)), Some(fails), "{board}");
+        }
+    }
+
+    #[test]
+    fn the_best_first_model_is_not_run_beyond_its_length() {
+        let mistake = Mistake::BestFirstFirstGoal;
+        let beyond = boards_of(BEST_FIRST_MAX_LENGTH + 1, 1)[0];
+        assert_eq!(mistake.fails(&beyond, &right(&beyond)), None);
+        let solved = boards_of(0, 1)[0];
+        assert_eq!(best_first_first_goal(&solved), MoveSequence::new());
+        assert_eq!(mistake.fails(&solved, &right(&solved)), Some(false));
+        let at = boards_of(4, 1)[0];
+        assert!(mistake.fails(&at, &right(&at)).is_some());
+    }
+
+    #[test]
+    fn the_estimate_is_eight_less_the_commonest_centre_digit() {
+        for board in boards_of(0, 3) {
+            assert_eq!(estimate(&board), 0);
+        }
+        for board in boards_of(5, 20) {
+            let centre = [6, 7, 8, 11, 12, 15, 16, 17];
+            let commonest = Digit::ALL
+                .iter()
+                .map(|&digit| {
+                    centre
+                        .iter()
+                        .filter(|&&cell| board.digit_at(cell) == digit)
+                        .count()
+                })
+                .max()
+                .unwrap();
+            assert_eq!(usize::from(estimate(&board)), 8 - commonest, "{board}");
+        }
+    }
+
+    #[test]
+    fn moves_by_estimate_sorts_by_estimate_then_letter_without_the_undo() {
+        for board in boards_of(6, 10) {
+            for last in [None, Some(Move::ALL[2]), Some(Move::ALL[7])] {
+                let order = moves_by_estimate(&board, last);
+                let undo = last.map(Move::inverse);
+                assert_eq!(order.len(), if last.is_some() { 7 } else { 8 });
+                assert!(!order.iter().any(|&m| Some(m) == undo), "{board}");
+                for pair in order.windows(2) {
+                    let key = |m: Move| (estimate(&board.apply(m)), m);
+                    assert!(key(pair[0]) < key(pair[1]), "{board}: {order:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_found_in_alphabetical_order_is_the_answer() {
+        for board in boards_of(6, 10).into_iter().chain(boards_of(0, 1)) {
+            let found = first_found(&board, |_, _| Move::ALL.to_vec());
+            assert_eq!(found, right(&board).moves, "{board}");
+        }
+    }
+
+    #[test]
+    fn greedy_plays_the_best_estimate_first_letter_on_ties_never_undoing() {
+        let mut solved_some = false;
+        let mut gave_up = false;
+        for board in boards_of(1, 8).into_iter().chain(boards_of(8, 12)) {
+            let moves = greedy_by_estimate(&board);
+            let mut current = board;
+            let mut last: Option<Move> = None;
+            for &m in moves.as_slice() {
+                assert!(!current.is_solved(), "{board}: a move after solving");
+                assert_ne!(Some(m), last.map(Move::inverse), "{board}: an undo");
+                let played = estimate(&current.apply(m));
+                for other in Move::ALL {
+                    if Some(other) == last.map(Move::inverse) || other == m {
+                        continue;
+                    }
+                    let theirs = estimate(&current.apply(other));
+                    assert!(
+                        played < theirs || (played == theirs && m < other),
+                        "{board}: {} played over {}",
+                        m.letter(),
+                        other.letter()
+                    );
+                }
+                current = current.apply(m);
+                last = Some(m);
+            }
+            if current.is_solved() {
+                solved_some = true;
+            } else {
+                assert_eq!(moves.len(), GREEDY_MAX_MOVES, "{board}: stopped unsolved");
+                gave_up = true;
+            }
+            let fails = Mistake::GreedyByEstimate.fails(&board, &right(&board));
+            assert_eq!(fails, Some(moves != right(&board).moves), "{board}");
+        }
+        assert!(solved_some && gave_up);
+    }
+
+    #[test]
+    fn the_smaller_digit_wins_ties_and_the_nearer_digit_otherwise() {
+        let (mut tie, mut no_tie) = (false, false);
+        // Ties are rare below 6 moves: one board of 8 in twelve has one.
+        for board in boards_of(3, 10).into_iter().chain(boards_of(8, 40)) {
+            let needs: Vec<u8> = Digit::ALL
+                .iter()
+                .map(|&digit| distance(board.cells_of(digit)))
+                .collect();
+            let fewest = *needs.iter().min().unwrap();
+            let digit = Digit::ALL[needs.iter().position(|&n| n == fewest).unwrap()];
+            let found = smaller_digit_on_ties(&board);
+            assert_eq!(usize::from(fewest), found.len(), "{board}");
+            let end = board.apply_all(found.as_slice());
+            assert!(end.is_solved() && end.digit_at(6) == digit, "{board}");
+            let answer = right(&board);
+            if needs.iter().filter(|&&n| n == fewest).count() > 1 {
+                tie = true;
+            } else {
+                no_tie = true;
+                assert_eq!(found, answer.moves, "{board}");
+            }
+        }
+        assert!(tie && no_tie);
+    }
+
+    #[test]
+    fn a_fixed_order_fails_exactly_when_it_puts_a_tie_break_pair_backwards() {
+        let mut rng = crate::generator::BoardRng::new(6, 0);
+        let mut wrong = 0;
+        let boards = boards_of(5, 12);
+        for board in &boards {
+            let answer = right(board);
+            let pairs = tie_break_pairs(board);
+            for &(x, y) in &pairs {
+                assert!(x < y, "{board}: the answer's move is the smallest closer");
+            }
+            for _ in 0..20 {
+                let mut order = Move::ALL;
+                for at in (1..8).rev() {
+                    order.swap(at, rng.below(at as u64 + 1) as usize);
+                }
+                let position = |m: Move| order.iter().position(|&o| o == m).unwrap();
+                let backwards = pairs.iter().any(|&(x, y)| position(y) < position(x));
+                let fails = Mistake::MoveOrder(MoveOrder(order)).fails(board, &answer);
+                assert_eq!(
+                    fails,
+                    Some(backwards),
+                    "{board} {}",
+                    MoveOrder(order).letters()
+                );
+                wrong += usize::from(backwards);
+            }
+            // A single board's failing orders are those putting one of its
+            // pairs backwards: 8! less those keeping them all.
+            let failing = orders_failing(&pairs);
+            assert_eq!(failing, FIXED_ORDERS - orders_keeping(&pairs));
+            assert_eq!(failing == 0, pairs.is_empty(), "{board}");
+        }
+        assert!(wrong > 0);
+        let chain: Vec<(Move, Move)> = Move::ALL.windows(2).map(|w| (w[0], w[1])).collect();
+        assert_eq!(orders_failing(&chain), FIXED_ORDERS - 1);
+    }
+
+    #[test]
+    fn moves_commute_exactly_on_disjoint_lines() {
+        let commuting: Vec<(Move, Move)> = Move::ALL
+            .iter()
+            .flat_map(|&x| Move::ALL.map(|y| (x, y)))
+            .filter(|&(x, y)| commute(x, y))
+            .collect();
+        // Two vertical lines and two horizontal ones, each line the line of
+        // two moves: 2 × (2 × 2) unordered pairs, each both ways round.
+        assert_eq!(commuting.len(), 16);
+        for (x, y) in commuting {
+            let board = boards_of(7, 1)[0];
+            assert_eq!(board.apply(x).apply(y), board.apply(y).apply(x));
+            assert!(commute(y, x) && x != y && x.inverse() != y);
+        }
+    }
+
+    #[test]
+    fn consecutive_pairs_are_numbered_eight_times_the_first_plus_the_second() {
+        let moves = MoveSequence::from_letters(b"ACBB").unwrap();
+        assert_eq!(consecutive_pairs(&moves).collect::<Vec<_>>(), [2, 17, 9]);
+        assert_eq!(consecutive_pairs(&MoveSequence::new()).count(), 0);
+        let one = MoveSequence::from_letters(b"H").unwrap();
+        assert_eq!(consecutive_pairs(&one).count(), 0);
+    }
+
     #[test]
     fn the_sample_exposes_a_repeated_move() {
         let second = boards()[1];

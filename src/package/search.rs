@@ -344,3 +344,306 @@ fn hill_climb(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn length_of(board: &Board) -> u8 {
+        optimal_length(board).moves()
+    }
+
+    #[test]
+    fn each_purpose_draws_from_streams_of_its_own() {
+        let purposes = [
+            Purpose::SolvedBoards,
+            Purpose::ShortBoards,
+            Purpose::FirstLetters,
+            Purpose::MoveOrder,
+            Purpose::Mistakes,
+            Purpose::MovePairs,
+            Purpose::LengthsAndDigits,
+            Purpose::Uniform,
+            Purpose::AntiHeuristic,
+            Purpose::Uuid,
+        ];
+        for (at, &purpose) in purposes.iter().enumerate() {
+            for index in [0, 1, (1 << 40) - 1] {
+                let stream = Draws::stream(purpose, index);
+                assert_eq!(stream >> 40, at as u64 + 1, "{purpose:?} {index}");
+                assert_eq!(stream & ((1 << 40) - 1), index, "{purpose:?} {index}");
+            }
+        }
+        // The same index of two purposes is two boards.
+        let draws = Draws::new(1);
+        assert_ne!(
+            draws.with_length(5, Purpose::ShortBoards, 0),
+            draws.with_length(5, Purpose::FirstLetters, 0)
+        );
+        assert_ne!(
+            draws.uniform(Purpose::Uniform, 0),
+            draws.uniform(Purpose::Uuid, 0)
+        );
+    }
+
+    #[test]
+    fn draws_depend_on_the_seed_the_length_and_the_index_only() {
+        let (one, again, other) = (Draws::new(1), Draws::new(1), Draws::new(2));
+        for length in [0, 1, 7, 13] {
+            let board = one.with_length(length, Purpose::ShortBoards, 3);
+            assert_eq!(length_of(&board), length);
+            assert_eq!(board, again.with_length(length, Purpose::ShortBoards, 3));
+        }
+        assert_ne!(
+            one.with_length(7, Purpose::ShortBoards, 3),
+            other.with_length(7, Purpose::ShortBoards, 3)
+        );
+        assert_ne!(
+            one.with_length(7, Purpose::ShortBoards, 3),
+            one.with_length(7, Purpose::ShortBoards, 4)
+        );
+        assert_eq!(
+            one.uniform(Purpose::Uniform, 9),
+            again.uniform(Purpose::Uniform, 9)
+        );
+        assert_ne!(
+            one.uniform(Purpose::Uniform, 9),
+            other.uniform(Purpose::Uniform, 9)
+        );
+        let draw = |draws: &Draws| draws.rng(Purpose::AntiHeuristic, 5).below(1 << 60);
+        assert_eq!(draw(&one), draw(&again));
+        assert_ne!(draw(&one), draw(&other));
+        assert_ne!(
+            draw(&one),
+            one.rng(Purpose::AntiHeuristic, 6).below(1 << 60)
+        );
+    }
+
+    #[test]
+    fn the_answer_is_the_smallest_shortest_sequence() {
+        let board = crate::sample::boards()[0];
+        let right = answer(&board);
+        assert_eq!(right.moves.to_string(), "AC");
+        assert_eq!(right.centre, Digit::ALL[1]);
+    }
+
+    #[test]
+    fn solved_boards_come_digit_by_digit() {
+        let draws = Draws::new(3);
+        let boards = solved_boards(&draws, 2);
+        let centres: Vec<u8> = boards.iter().map(|b| answer(b).centre.value()).collect();
+        assert_eq!(centres, [1, 1, 2, 2, 3, 3]);
+        assert!(boards.iter().all(Board::is_solved));
+        let mut distinct = boards.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), boards.len());
+        assert_eq!(solved_boards(&draws, 0), []);
+    }
+
+    #[test]
+    fn short_boards_come_index_by_index_then_length_by_length() {
+        let draws = Draws::new(3);
+        let boards = short_boards(&draws, &[1, 2], 3);
+        let lengths: Vec<u8> = boards.iter().map(length_of).collect();
+        assert_eq!(lengths, [1, 2, 1, 2, 1, 2]);
+        assert_eq!(boards[2], draws.with_length(1, Purpose::ShortBoards, 1));
+        assert_eq!(boards[5], draws.with_length(2, Purpose::ShortBoards, 2));
+    }
+
+    #[test]
+    fn first_letters_are_one_board_per_letter_and_length() {
+        let draws = Draws::new(3);
+        let lengths = [1, 3];
+        let boards = first_letters(&draws, &lengths);
+        let seen: Vec<(char, usize)> = boards
+            .iter()
+            .map(|board| {
+                let moves = answer(board).moves;
+                (moves.as_slice()[0].letter(), moves.len())
+            })
+            .collect();
+        let wanted: Vec<(char, usize)> = Move::ALL
+            .iter()
+            .flat_map(|m| lengths.map(|length| (m.letter(), usize::from(length))))
+            .collect();
+        assert_eq!(seen, wanted);
+    }
+
+    /// The moves that bring `board` one move closer.
+    fn closer(board: &Board) -> Vec<Move> {
+        Move::ALL
+            .into_iter()
+            .filter(|&m| length_of(&board.apply(m)) + 1 == length_of(board))
+            .collect()
+    }
+
+    #[test]
+    fn move_order_pairs_have_exactly_two_moves_closer_each_pair_once() {
+        let draws = Draws::new(3);
+        let boards = move_order_pairs(&draws, &[3, 4, 5]);
+        let pairs: Vec<(Move, Move)> = boards
+            .iter()
+            .map(|board| match closer(board)[..] {
+                [x, y] => (x, y),
+                ref other => panic!("{board}: {other:?} closer"),
+            })
+            .collect();
+        let every_pair: Vec<(Move, Move)> = Move::ALL
+            .iter()
+            .flat_map(|&x| {
+                Move::ALL
+                    .into_iter()
+                    .filter(move |&y| x < y)
+                    .map(move |y| (x, y))
+            })
+            .collect();
+        assert_eq!(pairs, every_pair);
+    }
+
+    #[test]
+    fn exposing_finds_boards_the_mistake_gets_wrong_by_length() {
+        let draws = Draws::new(3);
+        let mistake = Mistake::MovesByEstimate;
+        let boards = exposing(&draws, mistake, 1, &[3, 4], 2);
+        let lengths: Vec<u8> = boards.iter().map(length_of).collect();
+        assert_eq!(lengths, [3, 3, 4, 4]);
+        for board in &boards {
+            assert_eq!(mistake.fails(board, &answer(board)), Some(true), "{board}");
+        }
+        // Another range, other boards; the first board of the range that
+        // the mistake gets wrong comes first.
+        let other = exposing(&draws, mistake, 2, &[3], 1);
+        assert_ne!(other[0], boards[0]);
+        let first = (0..)
+            .map(|index| draws.with_length(3, Purpose::Mistakes, 2 << 32 | index))
+            .find(|board| mistake.fails(board, &answer(board)) == Some(true));
+        assert_eq!(Some(other[0]), first);
+        // A mistake no board of the length exposes: nothing, after every draw.
+        let none = Mistake::DepthCappedAt12;
+        assert_eq!(exposing(&draws, none, 1, &[1], 1), []);
+    }
+
+    #[test]
+    fn move_pairs_hold_every_pair_an_answer_can_and_each_board_a_new_one() {
+        let draws = Draws::new(3);
+        let boards = move_pairs(&draws, &[5, 6]);
+        let mut held = std::collections::BTreeSet::new();
+        for board in &boards {
+            let moves = answer(board).moves;
+            let before = held.len();
+            held.extend(mistake::consecutive_pairs(&moves));
+            assert!(held.len() > before, "{board} holds no new pair");
+        }
+        let can_appear: std::collections::BTreeSet<usize> = (0..64)
+            .filter(|&pair| mistake::pair_can_appear(Move::ALL[pair / 8], Move::ALL[pair % 8]))
+            .collect();
+        assert_eq!(held, can_appear);
+    }
+
+    #[test]
+    fn lengths_and_digits_come_length_by_length_then_digit_by_digit() {
+        let draws = Draws::new(3);
+        let boards = lengths_and_digits(&draws, &[2, 5]);
+        let seen: Vec<(u8, u8)> = boards
+            .iter()
+            .map(|board| (length_of(board), answer(board).centre.value()))
+            .collect();
+        assert_eq!(seen, [(2, 1), (2, 2), (2, 3), (5, 1), (5, 2), (5, 3)]);
+        // The first of the draws with the digit.
+        let first_two = (0..)
+            .map(|index| draws.with_length(2, Purpose::LengthsAndDigits, index))
+            .find(|board| answer(board).centre.value() == 2);
+        assert_eq!(Some(boards[1]), first_two);
+    }
+
+    #[test]
+    fn uniform_boards_are_the_uniform_draws_in_order() {
+        let draws = Draws::new(3);
+        let boards = uniform(&draws, 4);
+        let expected: Vec<Board> = (0..4)
+            .map(|index| draws.uniform(Purpose::Uniform, index))
+            .collect();
+        assert_eq!(boards, expected);
+        assert_eq!(uniform(&draws, 0), []);
+    }
+
+    #[test]
+    fn the_anti_heuristic_work_is_the_classic_searches_of_every_climb() {
+        assert_eq!(anti_heuristic_work(&[]), 0);
+        assert_eq!(anti_heuristic_work(&[1]), CLIMBS * 60);
+        assert_eq!(anti_heuristic_work(&[10, 11, 12]), CLIMBS * (40 + 24 + 12));
+    }
+
+    #[test]
+    fn hill_climbs_keep_the_length_count_their_searches_and_sort_by_nodes() {
+        let draws = Draws::new(3);
+        let lengths = [2, 3];
+        let searches = std::sync::atomic::AtomicU64::new(0);
+        let count = || {
+            searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let climb = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| anti_heuristic(&draws, &lengths, &count))
+        };
+        let peaks = climb(1);
+        assert_eq!(
+            searches.load(std::sync::atomic::Ordering::Relaxed),
+            anti_heuristic_work(&lengths)
+        );
+        assert_eq!(climb(2), peaks, "the threads change nothing");
+        for (board, nodes) in &peaks {
+            assert_eq!(*nodes, classic_effort::nodes(board), "{board}");
+        }
+        // By length, most nodes first, each board once.
+        let key: Vec<(u8, std::cmp::Reverse<u64>)> = peaks
+            .iter()
+            .map(|(board, nodes)| (length_of(board), std::cmp::Reverse(*nodes)))
+            .collect();
+        let mut sorted = key.clone();
+        sorted.sort();
+        assert_eq!(key, sorted);
+        assert!(key.first().is_some_and(|k| k.0 == 2) && key.last().is_some_and(|k| k.0 == 3));
+        let mut boards: Vec<Board> = peaks.iter().map(|(board, _)| *board).collect();
+        boards.sort_unstable();
+        boards.dedup();
+        assert_eq!(boards.len(), peaks.len());
+        // A climb ends no lower than it starts: the peak of each length
+        // costs at least what its first climb's start does.
+        for length in lengths {
+            let start = draws.with_length(length, Purpose::AntiHeuristic, u64::from(length) << 8);
+            let peak = peaks
+                .iter()
+                .find(|(board, _)| length_of(board) == length)
+                .unwrap();
+            assert!(peak.1 >= classic_effort::nodes(&start));
+        }
+    }
+
+    #[test]
+    fn a_hill_climb_climbs() {
+        let draws = Draws::new(3);
+        let start = draws.with_length(4, Purpose::AntiHeuristic, 0);
+        let searches = std::sync::atomic::AtomicU64::new(0);
+        let count = || {
+            searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let mut rng = draws.rng(Purpose::AntiHeuristic, 0);
+        let (peak, nodes) = hill_climb(start, &mut rng, 30, &count);
+        assert_eq!(searches.load(std::sync::atomic::Ordering::Relaxed), 30);
+        assert_eq!(length_of(&peak), 4);
+        assert_eq!(nodes, classic_effort::nodes(&peak));
+        assert!(
+            nodes > classic_effort::nodes(&start),
+            "{start} did not climb"
+        );
+        // One search is the start's alone.
+        let mut rng = draws.rng(Purpose::AntiHeuristic, 0);
+        let alone = hill_climb(start, &mut rng, 1, &count);
+        assert_eq!(alone, (start, classic_effort::nodes(&start)));
+    }
+}

@@ -257,7 +257,7 @@ fuzz-coverage TARGET:
         -format=html -output-dir="coverage/{{TARGET}}/html"
     echo "HTML report: fuzz/coverage/{{TARGET}}/html/index.html"
 
-# Mutation testing, group by group (.cargo/mutants-groups.txt: the solvers, pattern database, parser, validator, checker, judging, core tables and the runner's three groups); name GROUPS to run only those.
+# Mutation testing, group by group (.cargo/mutants-groups.txt names the groups, their files and their tests); name GROUPS to run only those.
 mutants *GROUPS:
     bash .cargo/mutants.sh {{GROUPS}}
 

@@ -37,6 +37,8 @@
 mod cgroup;
 mod child_setup;
 pub mod command;
+#[cfg(test)]
+mod in_child;
 pub mod init;
 pub mod interrupt;
 pub mod isolation;

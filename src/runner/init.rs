@@ -691,6 +691,188 @@ pub(crate) fn parse_report(line: &str) -> Option<InitReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::in_child::in_child;
+    use crate::runner::sandbox_user::judge_is_root;
+
+    /// Spins until this thread has used `milliseconds` of CPU time. Calls
+    /// only clock_gettime: fit for a forked child.
+    fn spin(milliseconds: i64) {
+        let used = || {
+            let mut now = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: clock_gettime writes only `now`.
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+            now.tv_sec * 1_000 + now.tv_nsec / 1_000_000
+        };
+        let start = used();
+        while used() - start < milliseconds {
+            std::hint::spin_loop();
+        }
+    }
+
+    #[test]
+    fn the_task_clock_counts_this_process_and_the_children_it_reaped() {
+        let [opened, counted_ms, cpu] = in_child(|| {
+            // On one processor, so that a counter of another processor
+            // would count nothing.
+            // SAFETY: the affinity calls read and write only `set`.
+            let cpu = unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set);
+                let cpu = (0..libc::CPU_SETSIZE as usize)
+                    .find(|&cpu| libc::CPU_ISSET(cpu, &set))
+                    .unwrap_or(0);
+                libc::CPU_ZERO(&mut set);
+                libc::CPU_SET(cpu, &mut set);
+                libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set);
+                cpu as i64
+            };
+            let Some(clock) = task_clock() else {
+                return [0, 0, cpu];
+            };
+            spin(40);
+            // SAFETY: the grandchild spins and exits; the child reaps it.
+            unsafe {
+                let grandchild = libc::fork();
+                if grandchild == 0 {
+                    spin(40);
+                    libc::_exit(0);
+                }
+                libc::waitpid(grandchild, std::ptr::null_mut(), 0);
+            }
+            let counted = read_task_clock(&clock).map_or(-1, |time| time.as_millis() as i64);
+            [1, counted, cpu]
+        });
+        if opened == 0 && !judge_is_root() {
+            eprintln!("skipped: this machine's perf_event_paranoid lets no task clock count");
+            return;
+        }
+        assert_eq!(opened, 1, "a root process may always count its task clock");
+        // The 80 ms spun, and the child's own start and end, on processor
+        // `cpu`.
+        assert!(
+            (72..2_000).contains(&counted_ms),
+            "{counted_ms} ms counted of 80 ms spun on processor {cpu}"
+        );
+    }
+
+    /// A run's request with the given limits.
+    fn request(processes: u64, work_bytes: u64, address_space: u64, open_files: u64) -> RunRequest {
+        RunRequest {
+            processes,
+            work_bytes,
+            cpu_seconds: 5,
+            address_space,
+            open_files,
+            trial: 0,
+        }
+    }
+
+    /// The soft and hard limits of each resource, in a child after `limit`
+    /// (the error number it gave, or 0, first), the message queue's hard
+    /// limit lowered to `queue_hard` first.
+    fn limits_after(request: &RunRequest, queue_hard: Option<u64>) -> [i64; 15] {
+        in_child(|| {
+            let get = |resource| {
+                // SAFETY: getrlimit writes only `limit`.
+                unsafe {
+                    let mut limit: libc::rlimit = std::mem::zeroed();
+                    libc::getrlimit(resource, &mut limit);
+                    limit
+                }
+            };
+            if let Some(hard) = queue_hard {
+                let mut queue = get(libc::RLIMIT_MSGQUEUE);
+                queue.rlim_max = hard as libc::rlim_t;
+                queue.rlim_cur = queue.rlim_cur.min(queue.rlim_max);
+                // SAFETY: setrlimit reads the struct it is given.
+                unsafe { libc::setrlimit(libc::RLIMIT_MSGQUEUE, &queue) };
+            }
+            let error = limit(request).map_or_else(
+                |error| i64::from(error.raw_os_error().unwrap_or(-1)),
+                |()| 0,
+            );
+            let mut values = [error; 15];
+            let resources = [
+                libc::RLIMIT_CPU,
+                libc::RLIMIT_CORE,
+                libc::RLIMIT_MSGQUEUE,
+                libc::RLIMIT_SIGPENDING,
+                libc::RLIMIT_NOFILE,
+                libc::RLIMIT_AS,
+                libc::RLIMIT_NPROC,
+            ];
+            for (at, resource) in resources.into_iter().enumerate() {
+                let limit = get(resource);
+                values[1 + 2 * at] = limit.rlim_cur as i64;
+                values[2 + 2 * at] = limit.rlim_max as i64;
+            }
+            values
+        })
+    }
+
+    #[test]
+    fn limit_sets_the_run_s_limits_and_lowers_those_counted_per_user() {
+        // The test process's own limits, which its children inherit.
+        let own = |resource| {
+            // SAFETY: getrlimit writes only `limit`.
+            unsafe {
+                let mut limit: libc::rlimit = std::mem::zeroed();
+                libc::getrlimit(resource, &mut limit);
+                [limit.rlim_cur as i64, limit.rlim_max as i64]
+            }
+        };
+        let queue = MESSAGE_QUEUE_BYTES as i64;
+        // The machine's hard limit may be lower than the run's.
+        let signals = (PENDING_SIGNALS as i64).min(own(libc::RLIMIT_SIGPENDING)[1]);
+        let set = limits_after(&request(10, 1 << 30, 1 << 31, 64), None);
+        assert_eq!(set[..5], [0, 5, 6, 0, 0], "CPU seconds, no core");
+        assert_eq!(set[5..9], [queue, queue, signals, signals]);
+        assert_eq!(set[9..11], [64, 64], "descriptors");
+        assert_eq!(set[11..13], [1 << 31, 1 << 31], "address space");
+        // The zygote and the init count as two processes of the run's uid.
+        assert_eq!(set[13..], [12, 12], "processes");
+        // Without a process or address space limit, those stay the
+        // inherited ones; a small work folder bounds the queues; the
+        // descriptors are 16 to OPEN_FILES.
+        let unset = limits_after(&request(0, 100_000, 0, 4), None);
+        assert_eq!(unset[..7], [0, 5, 6, 0, 0, 100_000, 100_000]);
+        assert_eq!(unset[9..11], [16, 16]);
+        assert_eq!(unset[11..13], own(libc::RLIMIT_AS));
+        assert_eq!(unset[13..], own(libc::RLIMIT_NPROC));
+        let files = OPEN_FILES as i64;
+        let many = limits_after(&request(0, 1 << 30, 0, 100_000), None);
+        assert_eq!(many[9..11], [files, files]);
+        // A hard limit lower than the run's is kept: raising it would take
+        // a capability of the machine's.
+        let low = limits_after(&request(0, 1 << 30, 0, 64), Some(100_000));
+        assert_eq!((low[0], low[5], low[6]), (0, 100_000, 100_000));
+    }
+
+    #[test]
+    fn first_visible_passes_over_what_is_absent_empty_or_covered() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = |name: &str| folder.path().join(name);
+        std::fs::create_dir(path("empty")).unwrap();
+        std::fs::create_dir(path("full")).unwrap();
+        std::fs::write(path("full/file"), "x").unwrap();
+        std::fs::write(path("file"), "").unwrap();
+        std::os::unix::fs::symlink("/nowhere", path("link")).unwrap();
+        let covered = [path("absent"), path("empty"), PathBuf::from("/dev/null")];
+        assert_eq!(first_visible(&covered), None);
+        for shown in [
+            path("full"),
+            path("file"),
+            path("link"),
+            PathBuf::from("/dev/zero"),
+        ] {
+            let hidden = [covered.as_slice(), std::slice::from_ref(&shown)].concat();
+            assert_eq!(first_visible(&hidden), Some(&shown));
+        }
+        assert_eq!(first_visible(&[]), None);
+    }
 
     #[test]
     fn report_lines_are_read_back() {

@@ -306,16 +306,19 @@ mod tests {
             .unwrap()
             .join(format!("uid-{}.lock", first.uid()));
         let ours = File::open(&path).unwrap();
-        let inode = ours.metadata().unwrap().ino();
-        let locked = |file: &File| {
+        let metadata = ours.metadata().unwrap();
+        let file = (metadata.dev(), metadata.ino());
+        // Whether another descriptor holds the file's lock; when none does,
+        // `ours` takes it (and keeps it until the test ends).
+        let held_elsewhere = |file: &File| {
             // SAFETY: flock on a descriptor the test owns.
             unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) != 0 }
         };
-        assert!(locked(&ours), "a claimed uid's file is locked");
-        assert_eq!(flock_holders(inode), [std::process::id()]);
+        assert!(held_elsewhere(&ours), "a claimed uid's file is locked");
+        assert_eq!(flock_holders(file), [std::process::id()]);
         drop(first);
         assert!(
-            !locked(&ours) || !flock_holders(inode).contains(&std::process::id()),
+            !held_elsewhere(&ours) || !flock_holders(file).contains(&std::process::id()),
             "the lock of {} outlived its claim",
             path.display()
         );
@@ -327,18 +330,23 @@ mod tests {
         );
     }
 
-    /// The processes holding an `flock` on the file of inode `inode`, from
+    /// The processes holding an `flock` on the file `(device, inode)`, from
     /// `/proc/locks` (a lock's line names the process that took it).
-    fn flock_holders(inode: u64) -> Vec<u32> {
+    fn flock_holders((device, inode): (u64, u64)) -> Vec<u32> {
+        let wanted = format!(
+            "{:02x}:{:02x}:{inode}",
+            libc::major(device),
+            libc::minor(device)
+        );
         fs::read_to_string("/proc/locks")
             .unwrap()
             .lines()
             .filter_map(|line| {
-                // `1: FLOCK  ADVISORY  WRITE 23349 fe:00:795032 0 EOF`; a
-                // waiter's line has `->` before FLOCK and is skipped.
+                // `1: FLOCK  ADVISORY  WRITE 23349 fe:00:795032 0 EOF`, the
+                // device's major and minor numbers in hex; a waiter's line
+                // has `->` before FLOCK and is skipped.
                 let fields: Vec<&str> = line.split_whitespace().collect();
-                let file_inode = fields.get(5)?.rsplit(':').next()?.parse::<u64>().ok()?;
-                (fields.get(1) == Some(&"FLOCK") && file_inode == inode)
+                (fields.get(1) == Some(&"FLOCK") && fields.get(5) == Some(&wanted.as_str()))
                     .then(|| fields[4].parse().ok())
                     .flatten()
             })

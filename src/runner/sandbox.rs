@@ -495,3 +495,88 @@ fn find_bwrap() -> Option<PathBuf> {
         .map(|dir| dir.join("bwrap"))
         .find(|candidate| candidate.is_file())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_modes_read_as_their_option_values() {
+        let names: Vec<String> = [SandboxMode::Auto, SandboxMode::On, SandboxMode::Off]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(names, ["auto", "on", "off"]);
+    }
+
+    /// Whether `file` is a sealed copy in memory rather than the file.
+    fn is_sealed_copy(file: &File) -> bool {
+        // SAFETY: fcntl touches no memory; F_GET_SEALS fails on a file
+        // that is not a memfd.
+        unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GET_SEALS) > 0 }
+    }
+
+    #[test]
+    fn the_init_is_copied_for_own_uids_only_when_they_may_not_run_it() {
+        let folder = tempfile::tempdir().unwrap();
+        let init = folder.path().join("init");
+        std::fs::write(&init, "#!/bin/sh\n").unwrap();
+        for (mode, own_uids, copied) in [
+            (0o755, true, false),
+            (0o755, false, false),
+            (0o750, true, true),
+            (0o750, false, false),
+            (0o700, true, true),
+        ] {
+            std::fs::set_permissions(&init, std::fs::Permissions::from_mode(mode)).unwrap();
+            let opened = open_init(&init, own_uids).unwrap();
+            assert_eq!(
+                is_sealed_copy(&opened),
+                copied,
+                "mode {mode:o}, own uids {own_uids}"
+            );
+        }
+        assert!(matches!(
+            open_init(&folder.path().join("absent"), false),
+            Err(SandboxError::Unusable(_))
+        ));
+    }
+
+    #[test]
+    fn a_judge_without_uids_to_give_disables_new_user_namespaces_where_bubblewrap_can() {
+        if find_bwrap().is_none() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set: bubblewrap (bwrap) is required"
+            );
+            eprintln!("skipped: needs bubblewrap (bwrap)");
+            return;
+        }
+        let program = Program::parse("/bin/true", Path::new("/")).unwrap();
+        let counted = Counted {
+            memory: true,
+            cpu: true,
+        };
+        let mut sandbox = Sandbox::new(
+            &std::env::current_exe().unwrap(),
+            &program,
+            &[],
+            &[],
+            false,
+            counted,
+        )
+        .unwrap();
+        let user_args = |sandbox: &Sandbox| -> Vec<String> {
+            sandbox
+                .isolation_args(None, &[])
+                .iter()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .take_while(|arg| arg != "--unshare-pid")
+                .collect()
+        };
+        sandbox.disables_user_namespaces = true;
+        assert_eq!(user_args(&sandbox), ["--unshare-user", "--disable-userns"]);
+        sandbox.disables_user_namespaces = false;
+        assert_eq!(user_args(&sandbox), ["--unshare-user"]);
+    }
+}

@@ -75,6 +75,48 @@ fn through_the_sandbox_a_signal_is_a_signal_and_a_status_a_status() {
 }
 
 #[test]
+fn the_run_s_own_mounts_allow_no_set_uid_program_nor_device_and_without_a_cgroup_no_program() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    // The options of each mount point the init makes, from inside.
+    let options_of = |cgroups: bool| {
+        let run = run("cat /proc/self/mountinfo", SandboxMode::On, cgroups);
+        assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+        let table = String::from_utf8(run.stdout).unwrap();
+        let of = |point: &str| -> Vec<String> {
+            // `ID PARENT MAJ:MIN ROOT POINT OPTIONS ...`: the last mount
+            // at a point is the one seen.
+            let line = table
+                .lines()
+                .rfind(|line| line.split(' ').nth(4) == Some(point))
+                .unwrap_or_else(|| panic!("no mount at {point}:\n{table}"));
+            let options = line.split(' ').nth(5).unwrap();
+            options.split(',').map(str::to_owned).collect()
+        };
+        ["/tmp", "/dev/shm", "/proc"].map(of)
+    };
+    let has = |options: &[String], flag: &str| options.iter().any(|option| option == flag);
+    for cgroups in [true, false] {
+        let [tmp, shm, proc] = options_of(cgroups);
+        for (point, options) in [("/tmp", &tmp), ("/dev/shm", &shm), ("/proc", &proc)] {
+            assert!(
+                has(options, "nosuid") && has(options, "nodev"),
+                "{point}: {options:?}"
+            );
+        }
+        assert!(has(&proc, "noexec"), "{proc:?}");
+        // Without a cgroup, a program written in the run could run
+        // without the task clock that counts its CPU time.
+        let without_cgroup = !cgroups || isolation().cgroup_missing.is_some();
+        assert_eq!(
+            has(&tmp, "noexec"),
+            without_cgroup,
+            "/tmp {tmp:?}, cgroups {cgroups}"
+        );
+        assert_eq!(has(&shm, "noexec"), without_cgroup, "/dev/shm {shm:?}");
+    }
+}
+
+#[test]
 fn the_sandbox_gives_a_fresh_work_dir_as_tmpdir_and_nothing_else_to_write() {
     require!(isolation().sandboxed, "bubblewrap (bwrap)");
     // The work folder is the sandbox's /tmp, empty, and the program's own:

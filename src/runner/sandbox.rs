@@ -501,6 +501,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn bubblewrap_refused_a_user_namespace_is_told_what_to_do() {
+        for complaint in [
+            "bwrap: setting up uid map: Permission denied",
+            "bwrap: No permissions to create new namespace",
+        ] {
+            let told = explain(complaint);
+            assert!(
+                told.starts_with(complaint) && told.contains("run the judge as root"),
+                "{told}"
+            );
+        }
+        assert_eq!(
+            explain("bwrap: execvp x: No such file"),
+            "bwrap: execvp x: No such file"
+        );
+    }
+
+    #[test]
     fn sandbox_modes_read_as_their_option_values() {
         let names: Vec<String> = [SandboxMode::Auto, SandboxMode::On, SandboxMode::Off]
             .iter()

@@ -35,6 +35,8 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
+#[cfg(test)]
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -120,25 +122,36 @@ pub(crate) fn lock_folder() -> io::Result<PathBuf> {
     } else {
         std::env::temp_dir()
     };
-    let folder = base.join("rotation-game");
-    match fs::DirBuilder::new().mode(0o700).create(&folder) {
+    private_root_folder(&base.join("rotation-game"))
+}
+
+/// `folder`, made if missing (mode 0700); refused unless it is a real
+/// folder that root owns and only root may write to.
+fn private_root_folder(folder: &Path) -> io::Result<PathBuf> {
+    match fs::DirBuilder::new().mode(0o700).create(folder) {
         Ok(()) => {}
         Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
         Err(error) => return Err(error),
     }
-    let metadata = fs::symlink_metadata(&folder)?;
+    let metadata = fs::symlink_metadata(folder)?;
     if !metadata.is_dir() || metadata.uid() != 0 || metadata.mode() & 0o022 != 0 {
         return Err(io::Error::other(format!(
             "{} must be a folder owned and writable only by root",
             folder.display()
         )));
     }
-    Ok(folder)
+    Ok(folder.to_owned())
 }
 
 /// Whether `id` may name an account (as a uid) or a group (as a gid) the
 /// name service knows: true when it does, or cannot tell.
 fn may_be_known(id: u32) -> bool {
+    may_be_known_from(id, 4096)
+}
+
+/// [`may_be_known`], the lookups' buffer starting at `bytes` and doubled
+/// while an entry does not fit, up to 1 MiB.
+fn may_be_known_from(id: u32, bytes: usize) -> bool {
     /// What one lookup found.
     enum Answer {
         Found,
@@ -153,7 +166,7 @@ fn may_be_known(id: u32) -> bool {
         libc::ERANGE => Answer::Larger,
         _ => Answer::Failed,
     };
-    let mut buffer = vec![0u8; 4096];
+    let mut buffer = vec![0u8; bytes];
     for group in [false, true] {
         loop {
             let pointer = buffer.as_mut_ptr().cast();
@@ -202,6 +215,11 @@ fn runs_as(uid: u32) -> bool {
     })
 }
 
+/// The status the helper of [`user_namespace`] exits with: not 0, so that
+/// a process that took the helper's branch by mistake (the runner itself)
+/// never ends as a success.
+const HELPER_EXIT: i32 = 0x5a;
+
 /// A user namespace mapping `uid` (and the gid of the same number) to
 /// itself, with `setgroups` denied: a child process makes it, the runner
 /// writes its maps and keeps a descriptor of it, and the child exits.
@@ -228,7 +246,7 @@ fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
             // end), or is gone.
             let mut byte = 0u8;
             libc::read(exit_read.as_raw_fd(), (&raw mut byte).cast(), 1);
-            libc::_exit(0);
+            libc::_exit(HELPER_EXIT);
         }
     }
     drop(unshared_write);
@@ -261,14 +279,23 @@ fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
         Ok(OwnedFd::from(namespace))
     })();
     drop(exit_write);
-    // SAFETY: waitpid on our own child; the status is not needed.
-    unsafe {
-        let mut status = 0;
-        while libc::waitpid(child, &mut status, 0) < 0
-            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-        {}
+    let status = reap(child);
+    if made.is_ok() && !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == HELPER_EXIT) {
+        return Err(io::Error::other(format!(
+            "the user namespace's helper ended with status {status:#x}"
+        )));
     }
     made
+}
+
+/// Waits for `child` to end, through interruptions: its wait status.
+fn reap(child: libc::pid_t) -> libc::c_int {
+    let mut status = 0;
+    // SAFETY: waitpid on a child of this process, writing only `status`.
+    while unsafe { libc::waitpid(child, &mut status, 0) } < 0
+        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
+    status
 }
 
 /// Whether this process is root, and so gives runs uids of their own.
@@ -351,6 +378,76 @@ mod tests {
                     .flatten()
             })
             .collect()
+    }
+
+    #[test]
+    fn the_lock_folder_is_root_s_alone_and_anything_else_is_refused() {
+        if !judge_is_root() {
+            eprintln!("skipped: the lock folder is made by root");
+            return;
+        }
+        let expected = if Path::new("/run").is_dir() {
+            PathBuf::from("/run/rotation-game")
+        } else {
+            std::env::temp_dir().join("rotation-game")
+        };
+        assert_eq!(lock_folder().unwrap(), expected);
+        let parent = tempfile::tempdir().unwrap();
+        let made = parent.path().join("made");
+        assert_eq!(private_root_folder(&made).unwrap(), made);
+        let mode = fs::metadata(&made).unwrap().mode();
+        assert_eq!(mode & 0o777, 0o700, "{mode:o}");
+        // Made already: taken as it is.
+        assert_eq!(private_root_folder(&made).unwrap(), made);
+        let refused = |path: &Path| {
+            let error = private_root_folder(path).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("owned and writable only by root"),
+                "{error}"
+            );
+        };
+        let open = parent.path().join("open");
+        fs::create_dir(&open).unwrap();
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o757)).unwrap();
+        refused(&open);
+        let link = parent.path().join("link");
+        std::os::unix::fs::symlink(&made, &link).unwrap();
+        refused(&link);
+        let file = parent.path().join("file");
+        fs::write(&file, "").unwrap();
+        refused(&file);
+        let others = parent.path().join("others");
+        fs::create_dir(&others).unwrap();
+        std::os::unix::fs::chown(&others, Some(65534), None).unwrap();
+        fs::set_permissions(&others, fs::Permissions::from_mode(0o700)).unwrap();
+        refused(&others);
+    }
+
+    #[test]
+    fn the_name_service_is_asked_again_with_room_for_a_long_entry() {
+        // Root's entries are longer than 8 bytes: the lookups grow their
+        // buffer until they fit, and tell the known from the unknown.
+        assert!(may_be_known_from(0, 8));
+        let unknown = (FIRST_UID..FIRST_UID + UIDS)
+            .find(|&uid| !may_be_known(uid))
+            .expect("an id no account or group has");
+        assert!(!may_be_known_from(unknown, 8));
+        assert!(!may_be_known_from(unknown, 1));
+    }
+
+    #[test]
+    fn the_judge_is_root_exactly_when_its_effective_uid_is_0() {
+        // The effective uid, the second of /proc/self/status's `Uid:`.
+        let status = fs::read_to_string("/proc/self/status").unwrap();
+        let effective = status
+            .lines()
+            .find_map(|line| line.strip_prefix("Uid:"))
+            .and_then(|ids| ids.split_whitespace().nth(1))
+            .unwrap();
+        assert_eq!(judge_is_root(), effective == "0");
+        assert_eq!(crate::runner::sandbox::running_as_root(), judge_is_root());
     }
 
     #[test]

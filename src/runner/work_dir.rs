@@ -115,6 +115,20 @@ mod tests {
         let refused = private_folder(&name);
         fs::remove_file(&made).unwrap();
         assert!(refused.is_err());
+        // So is a file of this user's that no one else may read.
+        fs::write(&made, "").unwrap();
+        fs::set_permissions(&made, fs::Permissions::from_mode(0o600)).unwrap();
+        let refused = private_folder(&name);
+        fs::remove_file(&made).unwrap();
+        assert!(refused.is_err());
+        // And, for root, a closed folder of another user's.
+        if fs::metadata("/proc/self").unwrap().uid() == 0 {
+            fs::create_dir(&made).unwrap();
+            std::os::unix::fs::chown(&made, Some(65534), None).unwrap();
+            let refused = private_folder(&name);
+            fs::remove_dir(&made).unwrap();
+            assert!(refused.is_err());
+        }
     }
 
     #[test]

@@ -213,7 +213,7 @@ fn make_run(
     drop(fds);
     // SAFETY: pidfd_open has no memory-safety preconditions.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-    let sent = if pidfd < 0 {
+    let sent = if pidfd == -1 {
         Err(std::io::Error::last_os_error())
     } else {
         // SAFETY: a descriptor pidfd_open just made, owned here alone.
@@ -253,10 +253,15 @@ mod tests {
         let arguments = parse(words("5 6 -- /tmp/x/a.out -v")).unwrap();
         assert_eq!((arguments.control, arguments.setup), (5, 6));
         assert_eq!(arguments.program, ["/tmp/x/a.out", "-v"]);
+        // Descriptor 3 is the first past the standard streams.
+        let lowest = parse(words("3 3 -- a")).unwrap();
+        assert_eq!((lowest.control, lowest.setup), (3, 3));
         for bad in [
             "5 6 /tmp -- a",
             "5 6 --",
             "1 6 -- a",
+            "2 6 -- a",
+            "6 2 -- a",
             "x 6 -- a",
             "5",
             "5 6 a",

@@ -67,7 +67,7 @@ pub(crate) fn anonymous_file() -> io::Result<File> {
     // SAFETY: memfd_create reads the NUL-terminated name it is given.
     let fd =
         unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
-    if fd < 0 {
+    if fd == -1 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: a descriptor memfd_create just made, owned here alone.

@@ -153,6 +153,17 @@ fn one_by_one(first: i32, last: i32, each: impl Fn(i32)) {
     }
 }
 
+/// Waits for `child`, a child of this process, to end, through
+/// interruptions: its wait status.
+pub(crate) fn reap(child: libc::pid_t) -> libc::c_int {
+    let mut status = 0;
+    // SAFETY: waitpid writes only `status`.
+    while unsafe { libc::waitpid(child, &mut status, 0) } < 0
+        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
+    status
+}
+
 /// A pipe, both ends close-on-exec: (read, write).
 pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];

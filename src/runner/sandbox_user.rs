@@ -40,7 +40,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use super::child_setup::pipe;
+use super::child_setup::{pipe, reap};
 
 /// The first uid of sandboxed runs (isolate's choice too): above the
 /// accounts of most systems, below `nobody` (65534).
@@ -286,16 +286,6 @@ fn user_namespace(uid: u32) -> io::Result<OwnedFd> {
         )));
     }
     made
-}
-
-/// Waits for `child` to end, through interruptions: its wait status.
-fn reap(child: libc::pid_t) -> libc::c_int {
-    let mut status = 0;
-    // SAFETY: waitpid on a child of this process, writing only `status`.
-    while unsafe { libc::waitpid(child, &mut status, 0) } < 0
-        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-    {}
-    status
 }
 
 /// Whether this process is root, and so gives runs uids of their own.

@@ -224,14 +224,7 @@ fn make_run(
         // SAFETY: kill has no memory-safety preconditions.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid writes only to `status`.
-        let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
-        if reaped == pid || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            break;
-        }
-    }
+    super::child_setup::reap(pid);
     sent
 }
 

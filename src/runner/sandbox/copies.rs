@@ -116,9 +116,15 @@ mod tests {
                 .unwrap();
             assert_eq!(text, "secret");
         }
-        // Sealed: not even its maker can write it.
+        // Sealed: not even its maker can write it, cut it, grow it or
+        // take a seal off.
         let (copy, _) = &copies.files[data_copy];
         assert!((&*copy).write_all(b"changed").is_err());
+        assert!(copy.set_len(2).is_err() && copy.set_len(100).is_err());
+        // SAFETY: fcntl on a descriptor the test holds.
+        let seals = unsafe { libc::fcntl(copy.as_raw_fd(), libc::F_GET_SEALS) };
+        let all = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
+        assert_eq!(seals, all);
         std::fs::write(&data, "changed").unwrap();
         let mut text = String::new();
         File::from(copies.reader(data_copy).unwrap())

@@ -630,6 +630,33 @@ mod tests {
             index: 0,
             at: file.clone()
         }));
+        // Each file named gets its copy, once however often it is named.
+        let other = private.join("data");
+        fs::write(&other, "x").unwrap();
+        fs::set_permissions(&other, fs::Permissions::from_mode(0o644)).unwrap();
+        let mut both = Copies::default();
+        let command = format!("{} {} {}", file.display(), other.display(), file.display());
+        let named = Program::parse(&command, Path::new("/")).unwrap();
+        let shown = view(&named, &[], &[], Some(&mut both)).unwrap();
+        let copied: Vec<&Mount> = shown
+            .mounts
+            .iter()
+            .filter(|mount| matches!(mount, Mount::Copy { .. }))
+            .collect();
+        assert_eq!(
+            copied,
+            [
+                &Mount::Copy {
+                    index: 0,
+                    at: file.clone()
+                },
+                &Mount::Copy {
+                    index: 1,
+                    at: other.clone()
+                }
+            ]
+        );
+        assert_eq!(both.len(), 2);
         let link = dir_path.join("link");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         let through = Program::Shell {

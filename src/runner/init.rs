@@ -714,7 +714,7 @@ mod tests {
 
     #[test]
     fn the_task_clock_counts_this_process_and_the_children_it_reaped() {
-        let [opened, counted_ms, cpu] = in_child(|| {
+        let [opened, counted_ms, cpu, cloexec] = in_child(|| {
             // On one processor, so that a counter of another processor
             // would count nothing.
             // SAFETY: the affinity calls read and write only `set`.
@@ -730,8 +730,10 @@ mod tests {
                 cpu as i64
             };
             let Some(clock) = task_clock() else {
-                return [0, 0, cpu];
+                return [0, 0, cpu, 0];
             };
+            // SAFETY: fcntl touches no memory.
+            let flags = unsafe { libc::fcntl(clock.as_raw_fd(), libc::F_GETFD) };
             spin(40);
             // SAFETY: the grandchild spins and exits; the child reaps it.
             unsafe {
@@ -743,7 +745,7 @@ mod tests {
                 libc::waitpid(grandchild, std::ptr::null_mut(), 0);
             }
             let counted = read_task_clock(&clock).map_or(-1, |time| time.as_millis() as i64);
-            [1, counted, cpu]
+            [1, counted, cpu, i64::from(flags & libc::FD_CLOEXEC)]
         });
         // Root may always count; another user where perf_event_paranoid is
         // at most 2, if it leaves the kernel's time out.
@@ -759,6 +761,12 @@ mod tests {
         assert_eq!(
             opened, 1,
             "a task clock, at perf_event_paranoid {paranoid:?}"
+        );
+        // The program the init starts must not hold it.
+        assert_eq!(
+            cloexec,
+            i64::from(libc::FD_CLOEXEC),
+            "the clock closes on exec"
         );
         // The 80 ms spun, and the child's own start and end, on processor
         // `cpu`.

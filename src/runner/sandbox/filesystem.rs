@@ -671,6 +671,42 @@ mod tests {
     }
 
     #[test]
+    fn an_execute_only_program_is_shown_to_own_uids_but_an_execute_only_argument_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir_path = real(dir.path());
+        fs::set_permissions(&dir_path, fs::Permissions::from_mode(0o755)).unwrap();
+        if !reachable_by_others(&dir_path, false) {
+            // A temporary folder inside one others cannot search.
+            eprintln!("skipped: {} is out of others' reach", dir_path.display());
+            return;
+        }
+        let (program, argument) = (dir_path.join("a.out"), dir_path.join("data"));
+        for file in [&program, &argument] {
+            fs::write(file, "#!/bin/sh\n").unwrap();
+            fs::set_permissions(file, fs::Permissions::from_mode(0o711)).unwrap();
+        }
+        // The first path a command names is the program: others may run it
+        // without reading it, so it is shown as it is, not copied.
+        let mut copies = Copies::default();
+        let run = Program::parse(program.to_str().unwrap(), Path::new("/")).unwrap();
+        let shown = view(&run, &[], &[], Some(&mut copies)).unwrap();
+        assert_eq!(copies.len(), 0);
+        assert!(
+            shown
+                .mounts
+                .iter()
+                .all(|mount| !matches!(mount, Mount::Copy { .. }))
+        );
+        // A file it names after is read, which others may not do.
+        let command = format!("{} {}", program.display(), argument.display());
+        let with_argument = Program::parse(&command, Path::new("/")).unwrap();
+        match view(&with_argument, &[], &[], Some(&mut copies)) {
+            Err(SandboxError::Unreachable(path)) => assert_eq!(path, argument),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn reachability_follows_the_others_bits_of_every_folder_on_the_way() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("f");

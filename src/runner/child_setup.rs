@@ -401,6 +401,28 @@ mod tests {
         assert_eq!(*seen.borrow(), [52, 0]);
     }
 
+    #[test]
+    fn reap_returns_a_child_s_status_and_at_once_for_a_process_that_is_none() {
+        // SAFETY: the child exits at once.
+        let child = unsafe { libc::fork() };
+        if child == 0 {
+            // SAFETY: as above.
+            unsafe { libc::_exit(7) };
+        }
+        let status = reap(child);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 7,
+            "{status:#x}"
+        );
+        // Not a child (any more): the wait fails, and reap ends.
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(reap(child));
+        });
+        let again = ended.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(again, Ok(0), "reap of a process that is no child must end");
+    }
+
     /// How many descriptors `one_by_one(first, i32::MAX, _)` visits, the
     /// first and the last, in a child whose soft descriptor limit is `soft`
     /// (raising the hard one, which only root may do, or else at most the

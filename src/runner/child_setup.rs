@@ -183,7 +183,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::runner::in_child::{REPORT, in_child};
+    use crate::runner::in_child::{REPORT, errno, in_child};
 
     fn c_path(path: &Path) -> CString {
         CString::new(path.as_os_str().as_bytes()).unwrap()
@@ -201,15 +201,6 @@ mod tests {
             keep_open: Vec::new(),
             runner: std::process::id() as libc::pid_t,
         }
-    }
-
-    /// The error number of `result`, or 0.
-    fn errno(result: io::Result<()>) -> i64 {
-        // A failure whose errno is 0 (stale, or none) is -1, never success.
-        result.map_or_else(
-            |error| i64::from(error.raw_os_error().filter(|&e| e != 0).unwrap_or(-1)),
-            |()| 0,
-        )
     }
 
     /// A descriptor's close-on-exec flag: 1 set, 0 not, -1 not open.

@@ -51,3 +51,13 @@ pub(crate) fn in_child<const N: usize>(body: impl FnOnce() -> [i64; N]) -> [i64;
     assert_eq!(bytes.len(), N * 8, "the child reported all it should");
     std::array::from_fn(|at| i64::from_ne_bytes(bytes[at * 8..][..8].try_into().unwrap()))
 }
+
+/// What a child reports of `result`: 0 for success, else its error number,
+/// and -1 for a failure whose error number is 0 (stale, or none), so that
+/// it never reads as a success. Allocates nothing.
+pub(crate) fn errno(result: io::Result<()>) -> i64 {
+    result.map_or_else(
+        |error| i64::from(error.raw_os_error().filter(|&e| e != 0).unwrap_or(-1)),
+        |()| 0,
+    )
+}

@@ -691,7 +691,7 @@ pub(crate) fn parse_report(line: &str) -> Option<InitReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::in_child::in_child;
+    use crate::runner::in_child::{errno, in_child};
     use crate::runner::sandbox_user::judge_is_root;
 
     /// Spins until this thread has used `milliseconds` of CPU time. Calls
@@ -808,11 +808,7 @@ mod tests {
                 // SAFETY: setrlimit reads the struct it is given.
                 unsafe { libc::setrlimit(libc::RLIMIT_MSGQUEUE, &queue) };
             }
-            let error = limit(request).map_or_else(
-                |error| i64::from(error.raw_os_error().unwrap_or(-1)),
-                |()| 0,
-            );
-            let mut values = [error; 15];
+            let mut values = [errno(limit(request)); 15];
             let resources = [
                 libc::RLIMIT_CPU,
                 libc::RLIMIT_CORE,

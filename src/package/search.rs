@@ -306,6 +306,12 @@ pub(crate) fn anti_heuristic(
     by_length
 }
 
+/// A climb gives up after this many proposals per classic search it was
+/// given, so that a board whose swaps nearly all change the optimal length
+/// cannot hold the package's build: the searches it did not run are still
+/// reported to `searched`, as the progress bar counts them.
+const MOST_PROPOSALS_PER_SEARCH: u64 = 1000;
+
 /// One hill climb from `start`, running `evaluations` classic searches.
 fn hill_climb(
     start: Board,
@@ -314,12 +320,26 @@ fn hill_climb(
     searched: &(dyn Fn() + Sync),
 ) -> (Board, u64) {
     let length = optimal_length(&start);
+    climb(start, rng, evaluations, searched, &|proposal| {
+        optimal_length(proposal) == length
+    })
+}
+
+/// The climb of [`hill_climb`], taking only the proposals `keeps` accepts:
+/// at most `evaluations` classic searches (the start's among them) and
+/// [`MOST_PROPOSALS_PER_SEARCH`] times as many proposals.
+fn climb(
+    start: Board,
+    rng: &mut BoardRng,
+    evaluations: u64,
+    searched: &(dyn Fn() + Sync),
+    keeps: &dyn Fn(&Board) -> bool,
+) -> (Board, u64) {
     let mut best = (start, classic_effort::nodes(&start));
     searched();
     let mut done = 1;
-    // Most proposals change the length; give up after many in a row.
     let mut proposals = 0;
-    while done < evaluations && proposals < 1000 * evaluations {
+    while done < evaluations && proposals < MOST_PROPOSALS_PER_SEARCH * evaluations {
         proposals += 1;
         let mut values = best.0.values();
         let first = rng.below(24) as usize;
@@ -329,7 +349,7 @@ fn hill_climb(
         }
         values.swap(first, second);
         let proposal = Board::from_values(&values).expect("a swap keeps eight of each digit");
-        if optimal_length(&proposal) != length {
+        if !keeps(&proposal) {
             continue;
         }
         let nodes = classic_effort::nodes(&proposal);
@@ -679,5 +699,50 @@ mod tests {
         let mut rng = draws.rng(Purpose::AntiHeuristic, 0);
         let alone = hill_climb(start, &mut rng, 1, &count);
         assert_eq!(alone, (start, classic_effort::nodes(&start)));
+    }
+
+    #[test]
+    fn a_climb_whose_proposals_are_all_refused_gives_up_after_its_limit() {
+        let draws = Draws::new(3);
+        let start = draws.with_length(4, Purpose::AntiHeuristic, 0);
+        let evaluations = 3;
+        let limit = MOST_PROPOSALS_PER_SEARCH * evaluations;
+        // The proposals the climb draws, replayed from the same stream: a
+        // pair of cells with equal digits is no proposal and is not offered.
+        let mut replay = draws.rng(Purpose::AntiHeuristic, 1);
+        let values = start.values();
+        let mut differs = || {
+            let first = replay.below(24) as usize;
+            let second = replay.below(24) as usize;
+            values[first] != values[second]
+        };
+        let offered = (0..limit).filter(|_| differs()).count();
+        assert!(differs(), "the proposal after the limit would be offered");
+        let searches = std::sync::atomic::AtomicU64::new(0);
+        let count = || {
+            searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let refusals = std::cell::Cell::new(0);
+        let refuse = |_: &Board| {
+            refusals.set(refusals.get() + 1);
+            assert!(
+                refusals.get() <= offered,
+                "still proposing after {offered} offers"
+            );
+            false
+        };
+        let mut rng = draws.rng(Purpose::AntiHeuristic, 1);
+        let peak = climb(start, &mut rng, evaluations, &count, &refuse);
+        assert_eq!(peak, (start, classic_effort::nodes(&start)));
+        assert_eq!(
+            refusals.get(),
+            offered,
+            "proposals offered before giving up"
+        );
+        assert_eq!(
+            searches.load(std::sync::atomic::Ordering::Relaxed),
+            evaluations,
+            "the searches not run are reported"
+        );
     }
 }

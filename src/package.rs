@@ -429,4 +429,50 @@ mod tests {
             assert_eq!(TimeLimit::from_slowest(tiny).seconds(), 1, "{tiny}");
         }
     }
+
+    #[test]
+    fn a_calibrated_package_restates_its_limit_in_the_three_files_that_state_it() {
+        let report = CoverageReport::without_files(5, 30, TimeLimit::DEFAULT);
+        let file = |path: &str| PackageFile {
+            path: path.to_owned(),
+            contents: b"before".to_vec(),
+        };
+        let package = Package {
+            files: vec![
+                file(PROBLEM_YAML),
+                file(TIME_LIMIT_FILE),
+                file("data/README.md"),
+                file("data/secret/01-solved.in"),
+                file("submissions/accepted/classic_ida.cpp"),
+            ],
+            test_files: Vec::new(),
+            report,
+        };
+        let calibration = Calibration::of_slowest(
+            "submissions/accepted/classic_ida.cpp",
+            "data/secret/01-solved",
+            2.2,
+            Vec::new(),
+        );
+        let calibrated = package.calibrated(calibration.clone());
+        assert_eq!(calibrated.report.time_limit.seconds(), 7);
+        assert_eq!(calibrated.report.calibration, Some(calibration));
+        let contents: Vec<&[u8]> = calibrated
+            .files
+            .iter()
+            .map(|file| &file.contents[..])
+            .collect();
+        let uuid = statement::uuid(&search::Draws::new(5));
+        assert_eq!(
+            contents,
+            [
+                statement::problem_yaml(&uuid, &calibrated.report).as_bytes(),
+                b"7\n",
+                calibrated.report.to_markdown().as_bytes(),
+                b"before",
+                b"before",
+            ]
+        );
+        assert!(calibrated.report.to_markdown().contains("2.20 s"));
+    }
 }

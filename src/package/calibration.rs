@@ -381,6 +381,34 @@ impl Calibration {
 }
 
 #[cfg(test)]
+impl Calibration {
+    /// The calibration whose slowest accepted run is `program` on `file`
+    /// in `cpu_seconds`, with the limits problemtools sets from it, the
+    /// `submissions` given and no problems: for the tests of what states a
+    /// calibration.
+    pub(crate) fn of_slowest(
+        program: &str,
+        file: &str,
+        cpu_seconds: f64,
+        submissions: Vec<SubmissionResult>,
+    ) -> Calibration {
+        let slowest = SlowestRun {
+            program: program.to_owned(),
+            file: file.to_owned(),
+            cpu_seconds,
+        };
+        let time_limit = slowest.time_limit();
+        Calibration {
+            slowest,
+            time_limit,
+            too_slow_seconds: Calibration::too_slow_limit(time_limit),
+            submissions,
+            problems: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::package::{Mistake, SUBMISSIONS};

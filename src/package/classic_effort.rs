@@ -119,4 +119,37 @@ mod tests {
             assert_eq!(classic_nodes(&[board], &none, &|| {}), vec![counts[0]]);
         }
     }
+
+    #[test]
+    fn each_class_is_searched_once_unless_the_table_or_a_known_board_counts_it() {
+        let hardest = crate::generator::hardest_boards()[0];
+        let table = hardest_nodes::nodes_of_class(&relabelling_class(&hardest)).unwrap();
+        assert_eq!(nodes(&hardest), table, "read from the table, not searched");
+        let seven = OptimalLength::new(7).unwrap();
+        let [a, b] = Generator::new(8, Mode::Length(seven)).boards(2)[..] else {
+            unreachable!()
+        };
+        let [one, two, three] = a.cell_sets().map(|set| set.mask());
+        let relabelled = Board::from_cell_sets([two, three, one]).unwrap();
+        assert_ne!(relabelled, a);
+        assert_eq!(relabelling_class(&relabelled), relabelling_class(&a));
+        assert_ne!(relabelling_class(&b), relabelling_class(&a));
+
+        // `b` is known (with a count no search gives, to tell them apart),
+        // the hardest board is in the table: only `a`'s class is searched,
+        // once for it and its relabelling.
+        let known: FxHashMap<Board, u64> = [(b, 7)].into_iter().collect();
+        let boards = [a, hardest, b, relabelled, a];
+        assert_eq!(searches_needed(&boards, &known), 1);
+        let searches = std::sync::atomic::AtomicUsize::new(0);
+        let counts = classic_nodes(&boards, &known, &|| {
+            searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        let searched = ClassicSearch::run(&a).nodes;
+        assert_eq!(counts, [searched, table, 7, searched, searched]);
+        assert_eq!(searches.into_inner(), 1);
+        assert_eq!(nodes(&a), searched);
+        assert_eq!(searches_needed(&[], &known), 0);
+        assert_eq!(searches_needed(&[b, hardest], &FxHashMap::default()), 1);
+    }
 }

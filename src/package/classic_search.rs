@@ -174,4 +174,45 @@ mod tests {
             assert_eq!(estimate(&board) == 0, board.is_solved());
         }
     }
+
+    #[test]
+    fn the_model_counts_what_the_classic_program_counts() {
+        // Each count printed by `accepted/classic_ida.cpp` built with
+        // `g++ -O2 -DREPORT_NODES`, run on these five boards; the package's
+        // test (`tests/library/package.rs`) compares the program and the
+        // model on every test file, this one keeps the comparison in the
+        // unit tests.
+        let cases = [
+            ("1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3", "AC", 5),
+            (
+                "1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3",
+                "DDHH",
+                23,
+            ),
+            (
+                "3 2 1 1 1 2 3 3 3 3 1 2 3 1 1 3 3 1 2 1 2 2 2 2",
+                "DFHF",
+                102,
+            ),
+            (
+                "2 1 3 1 1 3 3 2 1 2 1 3 3 3 1 1 3 3 2 1 2 2 2 2",
+                "CBDBFDE",
+                9_381,
+            ),
+            (
+                "1 3 1 2 3 1 2 3 2 1 2 2 3 2 1 2 1 1 3 3 1 2 3 3",
+                "AAAHAECCDB",
+                290_576,
+            ),
+        ];
+        for (board, moves, nodes) in cases {
+            let board: Board = board.parse().unwrap();
+            let search = ClassicSearch::run(&board);
+            assert_eq!(
+                (search.moves.to_string(), search.nodes),
+                (moves.to_owned(), nodes),
+                "{board}"
+            );
+        }
+    }
 }

@@ -620,9 +620,33 @@ fn thousands(value: u64) -> String {
 }
 
 #[cfg(test)]
+impl CoverageReport {
+    /// The report of a package with no test files, for the tests of the
+    /// files that state its limit.
+    pub(crate) fn without_files(
+        seed: u64,
+        max_cases: usize,
+        time_limit: TimeLimit,
+    ) -> CoverageReport {
+        CoverageReport {
+            seed,
+            max_cases,
+            time_limit,
+            files: Vec::new(),
+            missing_length_digits: Vec::new(),
+            missing_first_letters: Vec::new(),
+            hardest_boards: 0,
+            move_orders_failing: 0,
+            move_pairs: 0,
+            calibration: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::package::calibration::{CalibrationProblem, FileRun, SlowestRun, SubmissionResult};
+    use crate::package::calibration::{CalibrationProblem, FileRun, SubmissionResult};
     use crate::sample;
 
     /// Seeded boards of optimal length `length`.
@@ -949,23 +973,25 @@ mod tests {
     fn a_calibrated_report_states_each_submission_s_real_runs_and_the_limit_s_source() {
         let (_, mut report) = report(TimeLimit::new(5).unwrap());
         let (ac, wa, tle) = (Verdict::Accepted, Verdict::WrongAnswer, Verdict::TimeLimit);
-        let calibration = Calibration {
-            slowest: SlowestRun {
-                program: "submissions/accepted/a.cpp".to_owned(),
-                file: "02-eight".to_owned(),
-                cpu_seconds: 1.5,
-            },
-            time_limit: TimeLimit::new(5).unwrap(),
-            too_slow_seconds: 10,
-            submissions: vec![
+        let calibration = Calibration::of_slowest(
+            "submissions/accepted/a.cpp",
+            "02-eight",
+            1.5,
+            vec![
                 submission("a.cpp", ac, 3, vec![], Some(file_run("02-eight", ac, 1.5))),
                 submission("b.cpp", wa, 1, vec![file_run("sample/1", wa, 0.1)], None),
                 submission("c.cpp", wa, 3, vec![file_run("02-eight", wa, 0.2)], None),
                 submission("d.cpp", tle, 2, vec![file_run("01-mixed", tle, 6.0)], None),
                 submission("e.cpp", ac, 0, vec![], None),
             ],
-            problems: vec![],
-        };
+        );
+        assert_eq!(
+            (
+                calibration.time_limit.seconds(),
+                calibration.too_slow_seconds
+            ),
+            (5, 10)
+        );
         report.calibration = Some(calibration.clone());
         let text = report.to_markdown();
         let has = |line: &str| {

@@ -86,9 +86,9 @@ pub(crate) fn apply(classic: &str, patch: &str) -> Result<String, PatchError> {
         })?;
         // An empty hunk (`-0,0`) inserts after line 0.
         let start = start.saturating_sub(1).max(next);
-        if next < start.min(base.len()) {
-            out.extend(&base[next..start.min(base.len())]);
-        }
+        // `next` never passes the code's end: it moves on only past a line
+        // the patch found there.
+        out.extend(&base[next..start.min(base.len())]);
         next = start;
         at += 1;
         while at < patch_lines.len() && !patch_lines[at].starts_with("@@") {
@@ -167,5 +167,46 @@ mod tests {
             apply(CLASSIC, bad),
             Err(PatchError::BadHunkHeader { line: 4, .. })
         ));
+    }
+
+    #[test]
+    fn hunks_apply_in_order_keeping_the_code_between_and_after_them() {
+        let classic = "// C.\n1\n2\n3\n4\n5\n6\n7\n8\n";
+        // Two hunks with the code between them untouched, a removal and an
+        // insertion, and the marker diff writes after a last line without
+        // its newline, which changes nothing.
+        let patch = "// P.\n// Two lines.\n--- a\n+++ b\n@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -6,2 +6,3 @@\n 6\n+6.5\n 7\n\\ No newline at end of file\n";
+        assert_eq!(
+            apply(classic, patch).unwrap(),
+            "// P.\n// Two lines.\n1\n2\nthree\n4\n5\n6\n6.5\n7\n8\n"
+        );
+    }
+
+    #[test]
+    fn a_hunk_at_line_zero_inserts_before_the_code_and_an_empty_line_is_context() {
+        let classic = "// C.\nint a;\n\nint b;\n";
+        let patch = "// P.\n--- a\n+++ b\n@@ -0,0 +1 @@\n+#include <x>\n@@ -1,3 +2,3 @@\n int a;\n\n-int b;\n+int c;\n";
+        assert_eq!(
+            apply(classic, patch).unwrap(),
+            "// P.\n#include <x>\nint a;\n\nint c;\n"
+        );
+        // Without a leading comment in either, and without hunks.
+        assert_eq!(apply("x\ny\n", "--- a\n+++ b\n").unwrap(), "x\ny\n");
+    }
+
+    #[test]
+    fn a_hunk_header_names_the_old_file_s_first_line() {
+        assert_eq!(hunk_start("@@ -12,7 +12,8 @@"), Some(12));
+        assert_eq!(hunk_start("@@ -3 +3 @@ int main() {"), Some(3));
+        assert_eq!(hunk_start("@@ +3 @@"), None);
+        assert_eq!(hunk_start("@@ -x,1 +1 @@"), None);
+        assert_eq!(hunk_start(" -3,1 +3 @@"), None);
+    }
+
+    #[test]
+    fn the_leading_comment_is_the_first_lines_that_start_with_two_slashes() {
+        assert_eq!(leading_comment_lines("// a\n// b\nint x; // c\n// d\n"), 2);
+        assert_eq!(leading_comment_lines("int x;\n// a\n"), 0);
+        assert_eq!(leading_comment_lines(""), 0);
     }
 }

@@ -313,4 +313,111 @@ mod tests {
             assert_ne!(program.source, CLASSIC_IDA);
         }
     }
+
+    #[test]
+    fn each_program_s_path_is_the_folder_problemtools_reads_its_role_from() {
+        // problemtools' layout: the folder names the role, and for a
+        // submission the verdict it must get.
+        let paths: Vec<(String, Option<Verdict>)> = [INPUT_VALIDATOR, OUTPUT_VALIDATOR]
+            .iter()
+            .chain(SUBMISSIONS.iter())
+            .filter(|program| {
+                [
+                    "validate.cpp",
+                    "check.cpp",
+                    "classic_ida.cpp",
+                    "pattern_database.rs",
+                ]
+                .contains(&program.file_name)
+                    || program.mistake == Some(Mistake::DepthCappedAt12)
+                    || program.role == Role::TimeLimitExceeded
+            })
+            .map(|program| (program.path(), program.role.expected_verdict()))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ("input_validators/validate.cpp".to_owned(), None),
+                ("output_validators/check.cpp".to_owned(), None),
+                (
+                    "submissions/accepted/pattern_database.rs".to_owned(),
+                    Some(Verdict::Accepted)
+                ),
+                (
+                    "submissions/accepted/classic_ida.cpp".to_owned(),
+                    Some(Verdict::Accepted)
+                ),
+                (
+                    "submissions/wrong_answer/depth_capped_at_12.cpp".to_owned(),
+                    Some(Verdict::WrongAnswer)
+                ),
+                (
+                    "submissions/time_limit_exceeded/iterative_deepening.cpp".to_owned(),
+                    Some(Verdict::TimeLimit)
+                ),
+            ]
+        );
+        for program in [INPUT_VALIDATOR, OUTPUT_VALIDATOR]
+            .iter()
+            .chain(SUBMISSIONS.iter())
+        {
+            let extension = program.language.extension();
+            assert!(
+                program
+                    .file_name
+                    .strip_suffix(extension)
+                    .is_some_and(|stem| stem.ends_with('.')),
+                "{} is not named .{extension}",
+                program.file_name
+            );
+        }
+    }
+
+    #[test]
+    fn the_input_validator_s_case_limit_is_the_one_asked_for() {
+        let source = input_validator_source(7);
+        assert!(source.contains("\nconst int MAX_CASES = 7;\n"));
+        assert!(!source.contains(MAX_CASES_LINE));
+        assert_eq!(input_validator_source(30), INPUT_VALIDATOR.source);
+    }
+
+    #[test]
+    fn each_language_s_build_command_builds_a_program_that_runs() {
+        // The commands problemtools runs, run here on a program of each
+        // language that prints what it reads, summed.
+        let programs = [
+            (
+                Language::Cpp,
+                "#include <cstdio>\nint main() { int a, b; if (std::scanf(\"%d %d\", &a, &b) != 2) return 1; std::printf(\"%d\\n\", a + b); }\n",
+            ),
+            (
+                Language::Rust,
+                "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); let n: i32 = s.split_whitespace().map(|w| w.parse::<i32>().unwrap()).sum(); println!(\"{n}\"); }\n",
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        for (language, text) in programs {
+            let source = dir.path().join(format!("sum.{}", language.extension()));
+            let binary = dir.path().join(format!("sum-{}", language.extension()));
+            std::fs::write(&source, text).unwrap();
+            let command = language.build_command(&source, &binary);
+            let built = std::process::Command::new(&command[0])
+                .args(&command[1..])
+                .output()
+                .unwrap();
+            assert!(
+                built.status.success(),
+                "{command:?}: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            let mut run = std::process::Command::new(&binary)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::io::Write::write_all(&mut run.stdin.take().unwrap(), b"2 40\n").unwrap();
+            let output = run.wait_with_output().unwrap();
+            assert_eq!(output.stdout, b"42\n", "{language:?}");
+        }
+    }
 }

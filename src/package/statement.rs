@@ -141,6 +141,7 @@ end.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::package::calibration::Calibration;
 
     #[test]
     fn the_uuid_is_a_version_8_uuid_fixed_by_the_seed() {
@@ -157,5 +158,71 @@ mod tests {
     fn the_statement_states_the_case_limit() {
         assert!(problem_tex(30).contains("at most 30 test cases"));
         assert!(problem_tex(1).contains("one test case"));
+    }
+
+    #[test]
+    fn a_seed_names_its_problem_the_same_on_every_machine() {
+        // The bits drawn for the seed, with the version's four bits (8)
+        // and the variant's two (10) set over them.
+        assert_eq!(uuid(&Draws::new(1)), "23927db3-5f42-81f9-9b30-bbce3f055e29");
+    }
+
+    fn report_of(time_limit: TimeLimit, calibration: Option<Calibration>) -> CoverageReport {
+        let mut report = CoverageReport::without_files(77, 9, time_limit);
+        report.calibration = calibration;
+        report
+    }
+
+    #[test]
+    fn problem_yaml_holds_the_limits_and_says_where_the_time_limit_comes_from() {
+        let yaml = problem_yaml("the-uuid", &report_of(TimeLimit::DEFAULT, None));
+        let lines: Vec<&str> = yaml.lines().collect();
+        assert!(lines[0].contains("from seed 77, at most 9 cases per test file"));
+        let seconds = TimeLimit::DEFAULT.seconds();
+        assert_eq!(
+            lines[1],
+            format!(
+                "# Time limit: {seconds} s of CPU per test file (also in .timelimit, which DOMjudge reads)."
+            )
+        );
+        assert!(
+            lines[2].starts_with("# rotation-game's default, measured on its development machine")
+        );
+        let keys = lines
+            .iter()
+            .position(|line| !line.starts_with('#'))
+            .unwrap();
+        assert_eq!(
+            lines[keys..],
+            [
+                "name: The Rotation Game",
+                "uuid: the-uuid",
+                "source: ICPC Asia Regional Contest, Shanghai 2004",
+                "license: educational",
+                "validation: custom",
+                "limits:",
+                "  memory: 1024",
+                &format!("  time_multiplier: {TIME_MULTIPLIER}"),
+                &format!("  time_safety_margin: {TIME_SAFETY_MARGIN}"),
+            ]
+        );
+
+        let given = problem_yaml("u", &report_of(TimeLimit::new(3).unwrap(), None));
+        assert!(given.contains("\n# Time limit: 3 s of CPU"));
+        assert!(given.contains("\n# As given when the package was made (not measured).\n"));
+        assert!(!given.contains("default"));
+
+        let calibration =
+            Calibration::of_slowest("submissions/accepted/a.cpp", "02-eight", 1.5, Vec::new());
+        let arithmetic = calibration.arithmetic().replace('×', "x");
+        let calibrated = problem_yaml(
+            "u",
+            &report_of(TimeLimit::new(5).unwrap(), Some(calibration)),
+        );
+        assert!(calibrated.contains(&format!(
+            "\n# Calibrated by running the submissions on the test files: the slowest accepted run\n\
+             # was submissions/accepted/a.cpp on 02-eight, 1.50 s of CPU; {arithmetic}.\n"
+        )));
+        assert!(!calibrated.contains("As given") && !calibrated.contains('×'));
     }
 }

@@ -380,10 +380,11 @@ fn split_by_cost(boards: &[Board], most: u64, nodes: &FxHashMap<Board, u64>) -> 
     let mut cost = 0u64;
     for board in boards {
         let own = nodes[board];
+        let with_it = cost.saturating_add(own);
         match out.last_mut() {
-            Some(run) if cost.saturating_add(own) <= most => {
+            Some(run) if with_it <= most => {
                 run.push(*board);
-                cost += own;
+                cost = with_it;
             }
             _ => {
                 out.push(vec![*board]);
@@ -489,5 +490,141 @@ mod tests {
         assert_eq!(sizes(4), [3, 3, 4]);
         assert_eq!(sizes(1), [1; 10]);
         assert!(split_evenly(&[], 3).is_empty());
+    }
+
+    /// A board of each of `lengths`, from seed 1.
+    fn boards_of_lengths(lengths: &[u8]) -> Vec<Board> {
+        let draws = Draws::new(1);
+        lengths
+            .iter()
+            .map(|&length| draws.with_length(length, search::Purpose::Uniform, 0))
+            .collect()
+    }
+
+    #[test]
+    fn lengths_are_a_range_when_they_follow_each_other_else_a_list() {
+        assert_eq!(lengths_of(&[]), "no");
+        assert_eq!(lengths_of(&boards_of_lengths(&[4, 4])), "4");
+        assert_eq!(lengths_of(&boards_of_lengths(&[5, 3, 4, 3])), "3 to 5");
+        assert_eq!(lengths_of(&boards_of_lengths(&[2, 3])), "2 to 3");
+        assert_eq!(lengths_of(&boards_of_lengths(&[3, 5])), "3, 5");
+        assert_eq!(lengths_of(&boards_of_lengths(&[9, 2, 3, 4])), "2, 3, 4, 9");
+        assert_eq!(board_length(&sample::boards()[0]), 2);
+    }
+
+    #[test]
+    fn a_board_s_answer_digit_is_the_centre_its_answer_leaves() {
+        let digits: Vec<u8> = sample::boards().iter().map(answer_digit).collect();
+        assert_eq!(digits, [2, 2]);
+        // Solved, with 3 in the centre: no moves, and the digit is 3.
+        let mut values = [0u8; 24];
+        let centre = [6, 7, 8, 11, 12, 15, 16, 17];
+        let mut others = [1u8, 2].into_iter().flat_map(|digit| [digit; 8]);
+        for (cell, value) in values.iter_mut().enumerate() {
+            *value = if centre.contains(&cell) {
+                3
+            } else {
+                others.next().unwrap()
+            };
+        }
+        let solved_with_3 = Board::from_values(&values).unwrap();
+        assert_eq!(answer_digit(&solved_with_3), 3);
+    }
+
+    #[test]
+    fn a_run_takes_boards_while_their_nodes_add_up_to_the_most() {
+        let boards = boards_of_lengths(&[1, 2, 3, 4, 5, 6]);
+        let nodes: FxHashMap<Board, u64> = boards
+            .iter()
+            .copied()
+            .zip([4, 6, 1, 11, 5, u64::MAX])
+            .collect();
+        let runs = |most| -> Vec<usize> {
+            split_by_cost(&boards, most, &nodes)
+                .iter()
+                .map(Vec::len)
+                .collect()
+        };
+        // 4 + 6 = 10; 1; 11 alone, above the most; 5; the last alone,
+        // where adding it to a run must not wrap round.
+        assert_eq!(runs(10), [2, 1, 1, 1, 1]);
+        assert_eq!(runs(11), [3, 1, 1, 1]);
+        assert_eq!(runs(16), [3, 2, 1]);
+        assert_eq!(runs(u64::MAX), [6]);
+        assert_eq!(split_by_cost(&boards, 10, &nodes).concat(), boards);
+        assert!(split_by_cost(&[], 10, &nodes).is_empty());
+    }
+
+    #[test]
+    fn files_are_numbered_in_order_after_the_sample_and_cut_to_the_case_limit() {
+        let boards = boards_of_lengths(&[1, 2, 3, 4, 5]);
+        let planned = || {
+            vec![
+                Planned::new("first", "the first", boards[..2].to_vec()),
+                Planned::new("second", "the second", boards.clone()),
+            ]
+        };
+        let files = number(planned(), 3, None);
+        let names: Vec<&str> = files.iter().map(|file| file.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "statement",
+                "01-first",
+                "02-second-part-1",
+                "03-second-part-2"
+            ]
+        );
+        assert_eq!(files[0].group, Group::Sample);
+        assert_eq!(files[0].boards, sample::boards());
+        assert!(files[1..].iter().all(|file| file.group == Group::Secret));
+        assert_eq!(files[1].purpose, "the first");
+        assert_eq!(files[2].purpose, "the second (part 1 of 2)");
+        assert_eq!(files[3].purpose, "the second (part 2 of 2)");
+        assert_eq!(
+            [&files[2].boards[..], &files[3].boards[..]].concat(),
+            boards
+        );
+
+        // With a budget, each piece is cut again where its boards together
+        // cost more.
+        let nodes: FxHashMap<Board, u64> = boards.iter().copied().zip([1, 1, 1, 1, 1]).collect();
+        let sizes = |budget| -> Vec<usize> {
+            number(planned(), 3, Some((budget, &nodes)))
+                .iter()
+                .map(|file| file.boards.len())
+                .collect()
+        };
+        assert_eq!(sizes(1), [2, 1, 1, 1, 1, 1, 1, 1]);
+        assert_eq!(sizes(2), [2, 2, 2, 2, 1]);
+
+        // Numbers are as wide as the last one needs, two digits at least.
+        let many: Vec<Planned> = (0..100)
+            .map(|at| Planned::new(&at.to_string(), "", boards[..1].to_vec()))
+            .collect();
+        let files = number(many, 3, None);
+        assert_eq!(files[1].name, "001-0");
+        assert_eq!(files[100].name, "100-99");
+    }
+
+    #[test]
+    fn a_counter_reports_its_start_and_every_tick_with_the_stage_s_total() {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let progress = |progress: Progress| {
+            seen.lock()
+                .unwrap()
+                .push((progress.stage, progress.done, progress.total))
+        };
+        let counter = Counter::new(Stage::Climbing, 3, &progress);
+        counter.tick();
+        counter.tick();
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                (Stage::Climbing, 0, 3),
+                (Stage::Climbing, 1, 3),
+                (Stage::Climbing, 2, 3)
+            ]
+        );
     }
 }

@@ -141,4 +141,123 @@ mod tests {
         // The same files give the same bytes.
         assert_eq!(super::zip(&files).unwrap(), zip);
     }
+
+    /// A little-endian field of `bytes` at `at`.
+    fn field<const N: usize>(bytes: &[u8], at: usize) -> u64 {
+        let mut value = [0u8; 8];
+        value[..N].copy_from_slice(&bytes[at..at + N]);
+        u64::from_le_bytes(value)
+    }
+
+    #[test]
+    fn every_field_is_what_the_appnote_says_and_each_entry_leads_to_its_file() {
+        // Read back by the format's own rules (APPNOTE 4.3.7, 4.3.12,
+        // 4.3.16): the end record names the directory, each directory entry
+        // its local header, and each local header its name and bytes.
+        let files = [
+            PackageFile {
+                path: "problem.yaml".to_owned(),
+                contents: b"name: The Rotation Game\n".to_vec(),
+            },
+            PackageFile {
+                path: "data/secret/01-solved.in".to_owned(),
+                contents: vec![b'1'; 1000],
+            },
+            PackageFile {
+                path: "data/secret/01-solved.ans".to_owned(),
+                contents: b"No moves needed\n1\n".to_vec(),
+            },
+        ];
+        let zip = zip(&files).unwrap();
+        let end = zip.len() - 22;
+        assert_eq!(field::<4>(&zip, end), 0x0605_4b50);
+        assert_eq!(field::<2>(&zip, end + 4), 0, "this disk");
+        assert_eq!(field::<2>(&zip, end + 6), 0, "the directory's disk");
+        assert_eq!(field::<2>(&zip, end + 8), 3, "entries on this disk");
+        assert_eq!(field::<2>(&zip, end + 10), 3, "entries");
+        assert_eq!(field::<2>(&zip, end + 20), 0, "comment length");
+        let directory_size = field::<4>(&zip, end + 12) as usize;
+        let mut entry = field::<4>(&zip, end + 16) as usize;
+        assert_eq!(
+            entry + directory_size,
+            end,
+            "the directory ends at the end record"
+        );
+        let mut local_end = 0;
+        for file in &files {
+            let name = file.path.as_bytes();
+            let size = file.contents.len() as u64;
+            assert_eq!(field::<4>(&zip, entry), 0x0201_4b50);
+            assert_eq!(field::<2>(&zip, entry + 4), 0x0314, "made by: Unix, 2.0");
+            // The fields the directory entry shares with the local header.
+            let shared = [
+                (2, 20, "version needed"),
+                (2, 0, "flags"),
+                (2, 0, "method: stored"),
+                (2, 0, "time: 00:00"),
+                (2, 0x0021, "date: 1980-01-01"),
+                (4, u64::from(crc32(&file.contents)), "CRC-32"),
+                (4, size, "compressed size"),
+                (4, size, "size"),
+                (2, name.len() as u64, "name length"),
+                (2, 0, "extra field length"),
+            ];
+            let local = field::<4>(&zip, entry + 42) as usize;
+            assert_eq!(
+                local, local_end,
+                "{}: the local header follows the last file",
+                file.path
+            );
+            assert_eq!(field::<4>(&zip, local), 0x0403_4b50);
+            let (mut in_directory, mut in_local) = (entry + 6, local + 4);
+            for (width, value, what) in shared {
+                let read = |at| match width {
+                    2 => field::<2>(&zip, at),
+                    _ => field::<4>(&zip, at),
+                };
+                assert_eq!(
+                    read(in_directory),
+                    value,
+                    "{}: {what} in the directory",
+                    file.path
+                );
+                assert_eq!(
+                    read(in_local),
+                    value,
+                    "{}: {what} in the local header",
+                    file.path
+                );
+                in_directory += width;
+                in_local += width;
+            }
+            assert_eq!(field::<2>(&zip, entry + 32), 0, "comment length");
+            assert_eq!(field::<2>(&zip, entry + 34), 0, "disk");
+            assert_eq!(field::<2>(&zip, entry + 36), 0, "internal attributes");
+            assert_eq!(field::<4>(&zip, entry + 38), 0o100_644 << 16, "mode 0644");
+            assert_eq!(&zip[entry + 46..entry + 46 + name.len()], name);
+            assert_eq!(&zip[local + 30..local + 30 + name.len()], name);
+            let contents = local + 30 + name.len();
+            local_end = contents + file.contents.len();
+            assert_eq!(&zip[contents..local_end], file.contents);
+            entry += 46 + name.len();
+        }
+        assert_eq!(entry, end, "three entries fill the directory");
+        assert_eq!(
+            local_end,
+            field::<4>(&zip, end + 16) as usize,
+            "the directory follows the files"
+        );
+    }
+
+    #[test]
+    fn more_files_than_the_format_counts_are_refused() {
+        let file = |index: usize| PackageFile {
+            path: index.to_string(),
+            contents: Vec::new(),
+        };
+        let most: Vec<PackageFile> = (0..usize::from(u16::MAX)).map(file).collect();
+        assert!(zip(&most).is_ok());
+        let one_more: Vec<PackageFile> = (0..=usize::from(u16::MAX)).map(file).collect();
+        assert_eq!(zip(&one_more), Err(ZipTooLarge));
+    }
 }

@@ -50,6 +50,9 @@ pub const FIRST_UID: u32 = 60_000;
 /// runs in progress on the machine at once.
 pub const UIDS: u32 = 1_000;
 
+/// The uids a slot may claim, stated once for the search and its error.
+const CLAIMABLE: std::ops::RangeInclusive<u32> = FIRST_UID..=FIRST_UID + UIDS - 1;
+
 /// One uid claimed for this runner, and its user namespace.
 #[derive(Debug)]
 pub(crate) struct SandboxUser {
@@ -80,7 +83,7 @@ impl SandboxUser {
 /// namespace cannot be made.
 pub(crate) fn claim() -> io::Result<SandboxUser> {
     let folder = lock_folder()?;
-    for uid in FIRST_UID..FIRST_UID + UIDS {
+    for uid in CLAIMABLE {
         if may_be_known(uid) {
             continue;
         }
@@ -106,8 +109,9 @@ pub(crate) fn claim() -> io::Result<SandboxUser> {
         });
     }
     Err(io::Error::other(format!(
-        "every sandbox uid from {FIRST_UID} to {} is taken by runs in progress or names an account or group",
-        FIRST_UID + UIDS - 1
+        "every sandbox uid from {} to {} is taken by runs in progress or names an account or group",
+        CLAIMABLE.start(),
+        CLAIMABLE.end()
     )))
 }
 
@@ -314,7 +318,7 @@ mod tests {
         let first = claim().unwrap();
         let second = claim().unwrap();
         assert_ne!(first.uid(), second.uid());
-        assert!((FIRST_UID..FIRST_UID + UIDS).contains(&first.uid()));
+        assert!(CLAIMABLE.contains(&first.uid()));
         // Its lock goes with it, and with no helper process keeping a copy:
         // the uid may be claimed again. Another runner of the machine (a
         // test in another process) may claim it at once; then that runner
@@ -420,7 +424,8 @@ mod tests {
         // Root's entries are longer than 8 bytes: the lookups grow their
         // buffer until they fit, and tell the known from the unknown.
         assert!(may_be_known_from(0, 8));
-        let unknown = (FIRST_UID..FIRST_UID + UIDS)
+        let unknown = CLAIMABLE
+            .clone()
             .find(|&uid| !may_be_known(uid))
             .expect("an id no account or group has");
         assert!(!may_be_known_from(unknown, 8));
@@ -438,6 +443,21 @@ mod tests {
             .unwrap();
         assert_eq!(judge_is_root(), effective == "0");
         assert_eq!(crate::runner::sandbox::running_as_root(), judge_is_root());
+        if !judge_is_root() {
+            return;
+        }
+        // Root that has given its effective uid up is not root: in a child,
+        // as `nobody`.
+        let as_nobody = crate::runner::in_child::in_child(|| {
+            // SAFETY: changes only this forked child's effective uid.
+            let dropped = unsafe { libc::seteuid(65_534) };
+            [
+                i64::from(dropped),
+                i64::from(judge_is_root()),
+                i64::from(crate::runner::sandbox::running_as_root()),
+            ]
+        });
+        assert_eq!(as_nobody, [0, 0, 0]);
     }
 
     #[test]

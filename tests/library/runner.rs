@@ -3,6 +3,7 @@
 //! line cannot choose: the measures without a cgroup, and how a program's
 //! end comes back through the sandbox's init.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -92,17 +93,24 @@ fn the_run_s_own_mounts_allow_no_set_uid_program_nor_device_and_without_a_cgroup
             let options = line.split(' ').nth(5).unwrap();
             options.split(',').map(str::to_owned).collect()
         };
-        ["/tmp", "/dev/shm", "/proc"].map(of)
+        ["/tmp", "/dev/shm", "/proc", "/proc/sys"].map(of)
     };
     let has = |options: &[String], flag: &str| options.iter().any(|option| option == flag);
     for cgroups in [true, false] {
-        let [tmp, shm, proc] = options_of(cgroups);
-        for (point, options) in [("/tmp", &tmp), ("/dev/shm", &shm), ("/proc", &proc)] {
+        let [tmp, shm, proc, proc_sys] = options_of(cgroups);
+        for (point, options) in [
+            ("/tmp", &tmp),
+            ("/dev/shm", &shm),
+            ("/proc", &proc),
+            ("/proc/sys", &proc_sys),
+        ] {
             assert!(
                 has(options, "nosuid") && has(options, "nodev"),
                 "{point}: {options:?}"
             );
         }
+        // The kernel's settings are shown, never writable.
+        assert!(has(&proc_sys, "ro"), "/proc/sys {proc_sys:?}");
         assert!(has(&proc, "noexec"), "{proc:?}");
         // Without a cgroup, a program written in the run could run
         // without the task clock that counts its CPU time.
@@ -114,6 +122,26 @@ fn the_run_s_own_mounts_allow_no_set_uid_program_nor_device_and_without_a_cgroup
         );
         assert_eq!(has(&shm, "noexec"), without_cgroup, "/dev/shm {shm:?}");
     }
+}
+
+#[test]
+fn a_root_judge_runs_a_program_only_its_owner_may_reach_from_a_sealed_copy() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    if !rotation_game::runner::sandbox::running_as_root() {
+        // As its own user, the judge shows the file itself.
+        return;
+    }
+    // In a folder only its owner (root) may enter, as `mktemp -d` makes
+    // them: the run's own uid cannot reach it, so the sandbox shows a copy.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let program = script(dir.path(), "answer.sh", "echo from the copy; id -u");
+    let run = run(&program, SandboxMode::On, true);
+    assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("from the copy"));
+    assert_ne!(lines.next(), Some("0"), "the run is not root");
 }
 
 #[test]

@@ -569,6 +569,39 @@ mod tests {
     }
 
     #[test]
+    fn a_path_shown_already_is_shown_once_and_a_link_inside_a_shown_folder_is_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let code = real(dir.path()).join("code");
+        fs::create_dir(&code).unwrap();
+        let script = code.join("sol.sh");
+        fs::write(&script, "echo 1\n").unwrap();
+        let link = code.join("link.sh");
+        std::os::unix::fs::symlink("sol.sh", &link).unwrap();
+        // The script named twice (as an argument and as a bind), the
+        // folder it lies in bound too, a link beside it, and a shell the
+        // system part shows.
+        let command = format!("/bin/sh {} {}", script.display(), link.display());
+        let program = Program::parse(&command, Path::new("/")).unwrap();
+        let view = view(&program, &[script.clone(), code.clone()], &[], None).unwrap();
+        // No second bind of the script, and no link made where the bound
+        // folder shows the machine's own.
+        assert_eq!(
+            mounts_under(&view, &code),
+            [&Mount::ReadOnly(code.clone()), &Mount::ReadOnly(script)]
+        );
+        // The shell is the system part's alone: neither it nor what it
+        // leads to is bound or linked again.
+        let shell = [PathBuf::from("/bin/sh"), real(Path::new("/bin/sh"))];
+        let named = &view.mounts[system().len()..];
+        assert!(
+            !named
+                .iter()
+                .any(|mount| shell.iter().any(|path| mount.at() == path)),
+            "{named:?}"
+        );
+    }
+
+    #[test]
     fn a_name_that_leads_to_too_much_is_refused_with_the_reason() {
         // A system folder itself is shown anyway: naming it is not too
         // much (what holds one is: the root, below).

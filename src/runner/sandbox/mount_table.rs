@@ -192,6 +192,27 @@ mod tests {
     }
 
     #[test]
+    fn a_mount_stacked_on_another_adds_no_alias_twice_nor_the_path_itself() {
+        // 45 is 41 again, mounted on top of it: the same paths show the
+        // same folders, so the aliases are the same as without it.
+        let stacked =
+            format!("{TABLE}45 41 254:0 /srv/packages /usr/local/games rw - ext4 /dev/vda rw\n");
+        let (table, stacked) = (parse(TABLE), parse(&stacked));
+        for path in [
+            "/srv/packages/rotation/data",
+            "/usr/local/games/rotation/data",
+        ] {
+            let path = Path::new(path);
+            assert_eq!(
+                candidates(path, &stacked),
+                candidates(path, &table),
+                "{path:?}"
+            );
+            assert_eq!(candidates(path, &table).len(), 3, "{path:?}");
+        }
+    }
+
+    #[test]
     fn only_the_same_file_counts() {
         let dir = tempfile::tempdir().unwrap();
         let (data, other) = (dir.path().join("data"), dir.path().join("other"));

@@ -358,7 +358,7 @@ impl Calibration {
         Some(Calibration {
             slowest,
             time_limit,
-            too_slow_seconds: time_limit.seconds() * TIME_SAFETY_MARGIN,
+            too_slow_seconds: Calibration::too_slow_limit(time_limit),
             submissions,
             problems,
         })
@@ -584,5 +584,42 @@ mod tests {
     #[test]
     fn without_accepted_runs_there_is_no_limit() {
         assert!(Calibration::new(&[], &report()).is_none());
+    }
+
+    #[test]
+    fn a_wrong_format_counts_as_the_wrong_answer_a_submission_must_get_and_as_nothing_else() {
+        let judged = FileVerdict::Judged;
+        let (ac, wa, pe, tle) = (
+            Verdict::Accepted,
+            Verdict::WrongAnswer,
+            Verdict::WrongFormat,
+            Verdict::TimeLimit,
+        );
+        for (expected, verdict, answer) in [
+            (wa, judged(wa), true),
+            (wa, judged(pe), true),
+            (tle, judged(tle), true),
+            (ac, judged(ac), true),
+            (tle, judged(pe), false),
+            (ac, judged(pe), false),
+            (wa, judged(tle), false),
+            (wa, FileVerdict::Fail, false),
+        ] {
+            assert_eq!(gets(expected, verdict), answer, "{expected:?} {verdict:?}");
+        }
+    }
+
+    #[test]
+    fn a_slow_submission_is_predicted_to_fail_first_on_a_file_longer_than_the_quick_lengths() {
+        let slow = program("iterative_deepening.cpp");
+        let files = [
+            row("01-short", 4, vec![]),
+            row("02-quick", SLOW_QUICK_MAX_LENGTH, vec![]),
+            row("03-longer", SLOW_QUICK_MAX_LENGTH + 1, vec![]),
+        ];
+        let predicted = predicted_first_failure(&slow, &files).map(|file| file.name.as_str());
+        assert_eq!(predicted, Some("03-longer"));
+        assert!(predicted_first_failure(&slow, &files[..2]).is_none());
+        assert!(predicted_first_failure(&program("classic_ida.cpp"), &files).is_none());
     }
 }

@@ -403,6 +403,14 @@ pub fn hardest_boards() -> Vec<Board> {
     unreachable!("every board has optimal length at least 0")
 }
 
+/// For the crate's tests: the first `count` boards of optimal length
+/// `length` under `seed`.
+#[cfg(test)]
+pub(crate) fn boards_of_length(seed: u64, length: u8, count: u64) -> Vec<Board> {
+    let length = OptimalLength::new(length).expect("a length from 0 to 13");
+    Generator::new(seed, Mode::Length(length)).boards(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

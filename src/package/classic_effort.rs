@@ -125,8 +125,7 @@ mod tests {
         let hardest = crate::generator::hardest_boards()[0];
         let table = hardest_nodes::nodes_of_class(&relabelling_class(&hardest)).unwrap();
         assert_eq!(nodes(&hardest), table, "read from the table, not searched");
-        let seven = OptimalLength::new(7).unwrap();
-        let [a, b] = Generator::new(8, Mode::Length(seven)).boards(2)[..] else {
+        let [a, b] = crate::generator::boards_of_length(8, 7, 2)[..] else {
             unreachable!()
         };
         let [one, two, three] = a.cell_sets().map(|set| set.mask());

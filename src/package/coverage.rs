@@ -651,8 +651,7 @@ mod tests {
 
     /// Seeded boards of optimal length `length`.
     fn boards_of(length: u8, count: u64) -> Vec<Board> {
-        let length = crate::length::OptimalLength::new(length).unwrap();
-        crate::generator::Generator::new(8, crate::generator::Mode::Length(length)).boards(count)
+        crate::generator::boards_of_length(8, length, count)
     }
 
     /// The sample, and two secret files: a solved board, a board of one

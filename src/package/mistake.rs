@@ -482,8 +482,7 @@ mod tests {
 
     /// Boards of the given optimal length, seeded.
     fn boards_of(length: u8, count: u64) -> Vec<Board> {
-        let length = crate::length::OptimalLength::new(length).unwrap();
-        crate::generator::Generator::new(5, crate::generator::Mode::Length(length)).boards(count)
+        crate::generator::boards_of_length(5, length, count)
     }
 
     fn right(board: &Board) -> Solution {

@@ -30,6 +30,21 @@ pub(crate) enum PatchError {
         /// What it holds.
         found: String,
     },
+    /// A hunk begins before the previous one ends, or past the classic
+    /// code's end.
+    #[error(
+        "patch line {line}: the hunk begins after line {after} of the classic code, but must begin after line {earliest} to {latest}"
+    )]
+    HunkOutOfPlace {
+        /// The patch's line, from 1.
+        line: usize,
+        /// The classic code's line it begins after (0 for its start).
+        after: usize,
+        /// Where the previous hunk ended.
+        earliest: usize,
+        /// The classic code's last line.
+        latest: usize,
+    },
     /// A context or removed line is not the classic solution's line there.
     #[error(
         "patch line {line}: expected {expected:?} at line {at} of the classic code, found {found:?}"
@@ -84,11 +99,15 @@ pub(crate) fn apply(classic: &str, patch: &str) -> Result<String, PatchError> {
             line: at + 1,
             found: header.to_owned(),
         })?;
-        // An empty hunk (`-0,0`) inserts after line 0.
-        let start = start.saturating_sub(1).max(next);
-        // `next` never passes the code's end: it moves on only past a line
-        // the patch found there.
-        out.extend(&base[next..start.min(base.len())]);
+        if start < next || start > base.len() {
+            return Err(PatchError::HunkOutOfPlace {
+                line: at + 1,
+                after: start,
+                earliest: next,
+                latest: base.len(),
+            });
+        }
+        out.extend(&base[next..start]);
         next = start;
         at += 1;
         while at < patch_lines.len() && !patch_lines[at].starts_with("@@") {
@@ -117,17 +136,29 @@ pub(crate) fn apply(classic: &str, patch: &str) -> Result<String, PatchError> {
             at += 1;
         }
     }
-    out.extend(&base[next.min(base.len())..]);
+    // `next` is at most the code's length: it moves on only past a line
+    // the patch found there, or to a hunk's start, which is checked.
+    out.extend(&base[next..]);
     let mut source = out.join("\n");
     source.push('\n');
     Ok(source)
 }
 
-/// The first line of the old file that the hunk header `@@ -a,b +c,d @@`
-/// names: `a`.
+/// How many lines of the old file come before the hunk whose header is
+/// `@@ -a,b +c,d @@`: `a - 1`, the hunk's first line being line `a`; or
+/// `a` for a hunk of no old lines (`b` = 0), which inserts after line `a`.
+/// A missing `b` is 1.
 fn hunk_start(header: &str) -> Option<usize> {
     let old = header.strip_prefix("@@ -")?.split(' ').next()?;
-    old.split(',').next()?.parse().ok()
+    let (first, count) = match old.split_once(',') {
+        Some((first, count)) => (first.parse::<usize>().ok()?, count.parse::<usize>().ok()?),
+        None => (old.parse().ok()?, 1),
+    };
+    if count == 0 {
+        Some(first)
+    } else {
+        first.checked_sub(1)
+    }
 }
 
 #[cfg(test)]
@@ -196,8 +227,13 @@ mod tests {
 
     #[test]
     fn a_hunk_header_names_the_old_file_s_first_line() {
-        assert_eq!(hunk_start("@@ -12,7 +12,8 @@"), Some(12));
-        assert_eq!(hunk_start("@@ -3 +3 @@ int main() {"), Some(3));
+        assert_eq!(hunk_start("@@ -12,7 +12,8 @@"), Some(11));
+        assert_eq!(hunk_start("@@ -3 +3 @@ int main() {"), Some(2));
+        // No old lines: the hunk inserts after the line named.
+        assert_eq!(hunk_start("@@ -0,0 +1 @@"), Some(0));
+        assert_eq!(hunk_start("@@ -2,0 +3 @@"), Some(2));
+        assert_eq!(hunk_start("@@ -0,1 +1 @@"), None);
+        assert_eq!(hunk_start("@@ -2,x +3 @@"), None);
         assert_eq!(hunk_start("@@ +3 @@"), None);
         assert_eq!(hunk_start("@@ -x,1 +1 @@"), None);
         assert_eq!(hunk_start(" -3,1 +3 @@"), None);
@@ -208,5 +244,46 @@ mod tests {
         assert_eq!(leading_comment_lines("// a\n// b\nint x; // c\n// d\n"), 2);
         assert_eq!(leading_comment_lines("int x;\n// a\n"), 0);
         assert_eq!(leading_comment_lines(""), 0);
+    }
+
+    #[test]
+    fn a_hunk_of_no_old_lines_inserts_after_its_line_and_one_out_of_place_is_refused() {
+        let classic = "// C.\nx\ny\n";
+        let after = |line: usize| format!("--- a\n+++ b\n@@ -{line},0 +{} @@\n+new\n", line + 1);
+        assert_eq!(apply(classic, &after(1)).unwrap(), "x\nnew\ny\n");
+        assert_eq!(apply(classic, &after(2)).unwrap(), "x\ny\nnew\n");
+        assert_eq!(
+            apply(classic, &after(3)),
+            Err(PatchError::HunkOutOfPlace {
+                line: 3,
+                after: 3,
+                earliest: 0,
+                latest: 2
+            })
+        );
+        // A hunk that begins where the one before it ended is in place; one
+        // that begins before that is not.
+        let two = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+X\n@@ -2 +2 @@\n-y\n+Y\n";
+        assert_eq!(apply(classic, two).unwrap(), "X\nY\n");
+        let back = "--- a\n+++ b\n@@ -2 +2 @@\n-y\n+Y\n@@ -1 +1 @@\n-x\n+X\n";
+        assert!(matches!(
+            apply(classic, back),
+            Err(PatchError::HunkOutOfPlace {
+                line: 6,
+                after: 0,
+                earliest: 2,
+                ..
+            })
+        ));
+        // Two insertions past the end, which once cut the code backwards.
+        let past = "--- a\n+++ b\n@@ -5,0 +5 @@\n+y\n@@ -6,0 +7 @@\n+z\n";
+        assert!(matches!(
+            apply("// C.\nx\n", past),
+            Err(PatchError::HunkOutOfPlace {
+                after: 5,
+                latest: 1,
+                ..
+            })
+        ));
     }
 }

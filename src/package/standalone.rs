@@ -401,10 +401,19 @@ mod tests {
             let binary = dir.path().join(format!("sum-{}", language.extension()));
             std::fs::write(&source, text).unwrap();
             let command = language.build_command(&source, &binary);
-            let built = std::process::Command::new(&command[0])
+            let built = match std::process::Command::new(&command[0])
                 .args(&command[1..])
                 .output()
-                .unwrap();
+            {
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                    // CI has both compilers; elsewhere a missing one is
+                    // only a test that cannot run here.
+                    assert!(std::env::var_os("CI").is_none(), "{command:?}: {error}");
+                    eprintln!("skipped: {language:?}'s build needs {:?}", command[0]);
+                    continue;
+                }
+                built => built.unwrap(),
+            };
             assert!(
                 built.status.success(),
                 "{command:?}: {}",

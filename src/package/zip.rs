@@ -24,15 +24,14 @@ pub struct ZipTooLarge;
 /// [`ZipTooLarge`] for a package too large for the format without its
 /// 64-bit extension.
 pub fn zip(files: &[PackageFile]) -> Result<Vec<u8>, ZipTooLarge> {
-    let too_large = || ZipTooLarge;
     let mut out = Vec::new();
-    let count = u16::try_from(files.len()).map_err(|_| too_large())?;
+    let count = below_u16_max(files.len())?;
     let mut central = Vec::new();
     let mut offset = 0u32;
     for file in files {
         let name = file.path.as_bytes();
-        let name_length = u16::try_from(name.len()).map_err(|_| too_large())?;
-        let size = u32::try_from(file.contents.len()).map_err(|_| too_large())?;
+        let name_length = below_u16_max(name.len())?;
+        let size = below_u32_max(file.contents.len() as u64)?;
         let crc = crc32(&file.contents);
         // The fields both headers share, from "version needed" on.
         let mut shared = Vec::with_capacity(26);
@@ -61,9 +60,9 @@ pub fn zip(files: &[PackageFile]) -> Result<Vec<u8>, ZipTooLarge> {
         central.extend_from_slice(&offset.to_le_bytes());
         central.extend_from_slice(name);
         let entry = 30 + u64::from(name_length) + u64::from(size);
-        offset = u32::try_from(u64::from(offset) + entry).map_err(|_| too_large())?;
+        offset = below_u32_max(u64::from(offset) + entry)?;
     }
-    let central_size = u32::try_from(central.len()).map_err(|_| too_large())?;
+    let central_size = below_u32_max(central.len() as u64)?;
     out.extend_from_slice(&central);
     out.extend_from_slice(&END_OF_CENTRAL_DIRECTORY.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes()); // this disk
@@ -74,6 +73,23 @@ pub fn zip(files: &[PackageFile]) -> Result<Vec<u8>, ZipTooLarge> {
     out.extend_from_slice(&offset.to_le_bytes()); // where the directory starts
     out.extend_from_slice(&0u16.to_le_bytes()); // comment length
     Ok(out)
+}
+
+/// `value` as a 16-bit field: below 0xFFFF, which marks a field whose
+/// value is in the 64-bit extension (APPNOTE 4.4.1.4).
+fn below_u16_max(value: usize) -> Result<u16, ZipTooLarge> {
+    u16::try_from(value)
+        .ok()
+        .filter(|&field| field != u16::MAX)
+        .ok_or(ZipTooLarge)
+}
+
+/// `value` as a 32-bit field: below 0xFFFF_FFFF, as [`below_u16_max`].
+fn below_u32_max(value: u64) -> Result<u32, ZipTooLarge> {
+    u32::try_from(value)
+        .ok()
+        .filter(|&field| field != u32::MAX)
+        .ok_or(ZipTooLarge)
 }
 
 const LOCAL_HEADER: u32 = 0x0403_4b50;
@@ -255,9 +271,14 @@ mod tests {
             path: index.to_string(),
             contents: Vec::new(),
         };
-        let most: Vec<PackageFile> = (0..usize::from(u16::MAX)).map(file).collect();
+        // 0xFFFF in a count says the count is in the 64-bit extension.
+        let most: Vec<PackageFile> = (0..0xFFFE).map(file).collect();
         assert!(zip(&most).is_ok());
-        let one_more: Vec<PackageFile> = (0..=usize::from(u16::MAX)).map(file).collect();
+        let one_more: Vec<PackageFile> = (0..0xFFFF).map(file).collect();
         assert_eq!(zip(&one_more), Err(ZipTooLarge));
+        assert_eq!(below_u32_max(0xFFFF_FFFE), Ok(0xFFFF_FFFE));
+        assert_eq!(below_u32_max(0xFFFF_FFFF), Err(ZipTooLarge));
+        assert_eq!(below_u32_max(1 << 32), Err(ZipTooLarge));
+        assert_eq!(below_u16_max(0x1_0000), Err(ZipTooLarge));
     }
 }

@@ -443,15 +443,25 @@ mod tests {
         assert_eq!(judge_is_root(), effective == "0");
         assert_eq!(crate::runner::sandbox::running_as_root(), judge_is_root());
         if !judge_is_root() {
+            eprintln!("skipped: giving the effective uid up needs root");
             return;
         }
         // Root that has given its effective uid up is not root: in a child,
         // as `nobody`.
         let as_nobody = crate::runner::in_child::in_child(|| {
-            // SAFETY: changes only this forked child's effective uid.
-            let dropped = unsafe { libc::seteuid(65_534) };
+            // SAFETY: the system call itself (not glibc's wrapper, which
+            // signals every thread), on this forked child's only thread;
+            // -1 keeps the real and saved uids.
+            let dropped = unsafe {
+                libc::syscall(
+                    libc::SYS_setresuid,
+                    libc::c_long::from(-1i32),
+                    libc::c_long::from(65_534i32),
+                    libc::c_long::from(-1i32),
+                )
+            };
             [
-                i64::from(dropped),
+                dropped,
                 i64::from(judge_is_root()),
                 i64::from(crate::runner::sandbox::running_as_root()),
             ]
@@ -518,5 +528,14 @@ mod tests {
         let uid = unsafe { libc::getuid() };
         assert!(runs_as(uid));
         assert!(!runs_as(FIRST_UID + UIDS + 7));
+    }
+
+    #[test]
+    fn the_claimable_uids_are_the_thousand_from_60000_below_nobody() {
+        // What the README promises a root judge's runs: uids from 60000,
+        // as many as runs at once, none of them `nobody` (65534).
+        assert_eq!(CLAIMABLE, 60_000..=60_999);
+        assert_eq!(CLAIMABLE.clone().count(), UIDS as usize);
+        assert!(*CLAIMABLE.end() < 65_534);
     }
 }

@@ -10,7 +10,8 @@ use std::time::Duration;
 use rotation_game::checker::{CheckOptions, Checker};
 use rotation_game::judging::Judgement;
 use rotation_game::runner::{
-    Exit, Limits, MIB, Measurement, Program, Run, Runner, RunnerOptions, SandboxMode, Termination,
+    Exit, FIRST_UID, Limits, MIB, Measurement, Program, Run, Runner, RunnerOptions, SandboxMode,
+    Termination, UIDS,
 };
 
 use crate::support::compile::compile;
@@ -127,10 +128,8 @@ fn the_run_s_own_mounts_allow_no_set_uid_program_nor_device_and_without_a_cgroup
 #[test]
 fn a_root_judge_runs_a_program_only_its_owner_may_reach_from_a_sealed_copy() {
     require!(isolation().sandboxed, "bubblewrap (bwrap)");
-    if !rotation_game::runner::sandbox::running_as_root() {
-        // As its own user, the judge shows the file itself.
-        return;
-    }
+    // A judge that is not root runs programs as itself, and shows the file.
+    require!(rotation_game::runner::sandbox::running_as_root(), "root");
     // In a folder only its owner (root) may enter, as `mktemp -d` makes
     // them: the run's own uid cannot reach it, so the sandbox shows a copy.
     let dir = tempfile::tempdir().unwrap();
@@ -139,9 +138,13 @@ fn a_root_judge_runs_a_program_only_its_owner_may_reach_from_a_sealed_copy() {
     let run = run(&program, SandboxMode::On, true);
     assert_eq!(run.termination, Termination::Exited(0), "{run:?}");
     let stdout = String::from_utf8(run.stdout).unwrap();
-    let mut lines = stdout.lines();
-    assert_eq!(lines.next(), Some("from the copy"));
-    assert_ne!(lines.next(), Some("0"), "the run is not root");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let uid: u32 = lines[1].parse().unwrap();
+    assert_eq!(lines[0], "from the copy");
+    assert!(
+        (FIRST_UID..FIRST_UID + UIDS).contains(&uid),
+        "the run's uid is {uid}, not one of the sandbox's"
+    );
 }
 
 #[test]

@@ -480,6 +480,7 @@ impl<'a> Counter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Digit;
 
     #[test]
     fn split_evenly_cuts_into_the_fewest_even_pieces() {
@@ -517,17 +518,8 @@ mod tests {
         let digits: Vec<u8> = sample::boards().iter().map(answer_digit).collect();
         assert_eq!(digits, [2, 2]);
         // Solved, with 3 in the centre: no moves, and the digit is 3.
-        let mut values = [0u8; 24];
-        let centre = [6, 7, 8, 11, 12, 15, 16, 17];
-        let mut others = [1u8, 2].into_iter().flat_map(|digit| [digit; 8]);
-        for (cell, value) in values.iter_mut().enumerate() {
-            *value = if centre.contains(&cell) {
-                3
-            } else {
-                others.next().unwrap()
-            };
-        }
-        let solved_with_3 = Board::from_values(&values).unwrap();
+        let outer: [bool; 16] = std::array::from_fn(|cell| cell % 2 == 0);
+        let solved_with_3 = crate::generator::solved_board_with(Digit::ALL[2], &outer);
         assert_eq!(answer_digit(&solved_with_3), 3);
     }
 

@@ -17,7 +17,8 @@ when:
   that does not exist (`binary(NAME) & test(/^(MODULE|...)::/)`:
   tests/NAME/MODULE.rs), or a binary its cargo test arguments do not build,
   or a test it names by module and the start of its name
-  (`MODULE::(NAME|...)`) that does not exist.
+  (`MODULE::(NAME|...)`) that does not exist, or a cargo profile
+  (`--profile NAME`) that Cargo.toml does not define.
 """
 
 import concurrent.futures
@@ -123,6 +124,12 @@ def missing_tests(tests, test_filter):
     """What the cargo test arguments `tests` and the nextest filter
     `test_filter` of a group name that does not exist."""
     missing = []
+    if tests[-1:] == ["--profile"]:
+        missing.append("--profile names no profile")
+    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())
+    for profile in [value for flag, value in zip(tests, tests[1:]) if flag == "--profile"]:
+        if profile not in cargo.get("profile", {}):
+            missing.append(f"no profile {profile} in Cargo.toml")
     binaries = [value for flag, value in zip(tests, tests[1:]) if flag == "--test"]
     for binary in binaries:
         if not (ROOT / "tests" / f"{binary}.rs").is_file() and not (ROOT / "tests" / binary / "main.rs").is_file():

@@ -74,8 +74,7 @@ fi
 # once every copy has its build folder, 180 s, since a mutant that makes the
 # build script's pattern-database generation endless (rank.rs's loops) is
 # otherwise held for the whole 600 s. MUTANTS_BUILD_TIMEOUT overrides both.
-# (Set where the copies are made, below.)
-build_timeout=180
+# (Set for each group, below: it depends on the group's profile.)
 
 # name|globs|test arguments|unit-test filter, one group a line (the filter
 # may hold | itself: it is the rest of the line).
@@ -103,15 +102,11 @@ fi
 trees=()
 for ((shard = 0; shard < jobs; shard++)); do
     tree="$root/target/mutants/tree-$shard"
-    if [ ! -d "$tree/target/mutants" ]; then
-        build_timeout=600
-    fi
     mkdir -p "$tree"
     find "$tree" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
     git ls-files --cached --others --exclude-standard -z | xargs -0 cp --parents -t "$tree"
     trees+=("$tree")
 done
-build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
 
 # A test that needs what a machine may lack (bubblewrap, a writable cgroup)
 # skips itself without it, and fails instead under CI (tests/support/
@@ -129,18 +124,38 @@ while IFS='|' read -r name globs tests units; do
     mkdir -p "$out"
     # Only the tests the group's filter selects run.
     filter="$units"
-    echo "=== mutants: $name ($globs), share ${shard_of}/${shards} in $jobs copies, tests: cargo nextest run $tests -E '$filter' --max-fail=1:immediate"
-    start=$(date +%s)
     read -r -a test_args <<<"$tests"
     # The test targets go to the build too (cargo-mutants builds with
     # `cargo test --no-run` before testing), so that a mutant builds only
-    # the library and the group's tests.
+    # the library and the group's tests. A `--profile NAME` among them is
+    # the group's own cargo profile: it goes into the group's configuration
+    # in place of mutants.toml's `profile` (cargo-mutants passes that one
+    # to cargo itself, and cargo refuses two).
     cargo_args=()
-    for arg in "${test_args[@]}"; do
-        cargo_args+=("--cargo-arg=$arg")
+    profile=()
+    profile_dir=$(sed -n 's/^profile = "\(.*\)"$/\1/p' .cargo/mutants.toml)
+    for ((at = 0; at < ${#test_args[@]}; at++)); do
+        if [ "${test_args[$at]}" = --profile ]; then
+            profile_dir=${test_args[$((at + 1))]}
+            profile=(--profile "$profile_dir")
+            at=$((at + 1))
+        else
+            cargo_args+=("--cargo-arg=${test_args[$at]}")
+        fi
     done
+    # A copy that has never built in this profile builds its baseline from
+    # scratch (about 5 minutes here, two copies at once).
+    build_timeout=180
+    for tree in "${trees[@]}"; do
+        if [ ! -d "$tree/target/$profile_dir" ]; then
+            build_timeout=600
+        fi
+    done
+    build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
+    echo "=== mutants: $name ($globs), share ${shard_of}/${shards} in $jobs copies, tests: cargo nextest run --cargo-profile $profile_dir ${cargo_args[*]#--cargo-arg=} -E '$filter' --max-fail=1:immediate"
+    start=$(date +%s)
     read -r -a group_globs <<<"$globs"
-    python3 .cargo/group-config.py "${group_globs[@]}" >"$out/mutants.toml"
+    python3 .cargo/group-config.py "${profile[@]}" "${group_globs[@]}" >"$out/mutants.toml"
     pids=()
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \

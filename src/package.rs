@@ -247,7 +247,7 @@ pub struct Package {
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
     /// A case limit below the sample's two cases.
-    #[error("a test file must be allowed at least 2 cases (the sample has 2), not {0}")]
+    #[error("a test file must be allowed at least {fewest} cases (the sample has {fewest}), not {0}", fewest = FEWEST_CASES)]
     TooFewCases(usize),
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
@@ -283,13 +283,23 @@ pub fn build_with(
     hardest: HardestBoards,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Package, PackageError> {
-    if options.max_cases < 2 {
-        return Err(PackageError::TooFewCases(options.max_cases));
-    }
+    check_case_limit(options.max_cases)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()?;
     Ok(pool.install(|| build_here(options, hardest, progress)))
+}
+
+/// The fewest cases a test file may be allowed: the sample's two, which
+/// are one file.
+const FEWEST_CASES: usize = 2;
+
+/// Refuses a case limit below [`FEWEST_CASES`].
+fn check_case_limit(max_cases: usize) -> Result<(), PackageError> {
+    if max_cases < FEWEST_CASES {
+        return Err(PackageError::TooFewCases(max_cases));
+    }
+    Ok(())
 }
 
 /// [`build`], on the current rayon pool.
@@ -428,6 +438,28 @@ mod tests {
         for tiny in [0.0, 0.05, -1.0, f64::NAN] {
             assert_eq!(TimeLimit::from_slowest(tiny).seconds(), 1, "{tiny}");
         }
+    }
+
+    #[test]
+    fn a_case_limit_is_refused_below_the_sample_s_two_cases_only() {
+        for refused in [0, 1] {
+            assert!(
+                matches!(check_case_limit(refused), Err(PackageError::TooFewCases(n)) if n == refused),
+                "{refused}"
+            );
+        }
+        for allowed in [2, 3, DEFAULT_MAX_CASES, usize::MAX] {
+            assert!(check_case_limit(allowed).is_ok(), "{allowed}");
+        }
+        // build_with refuses before it starts any search.
+        let options = PackageOptions {
+            max_cases: 1,
+            ..PackageOptions::with_seed(1)
+        };
+        assert!(matches!(
+            build_with(&options, HardestBoards::All, &|_| {}),
+            Err(PackageError::TooFewCases(1))
+        ));
     }
 
     #[test]

@@ -347,7 +347,7 @@ fn lengths_of(boards: &[Board]) -> String {
     lengths.dedup();
     match lengths[..] {
         [] => "no".to_owned(),
-        [only] => only.to_string(),
+        // One length is a list of one.
         [first, .., last] if usize::from(last - first) + 1 == lengths.len() => {
             format!("{first} to {last}")
         }

@@ -395,6 +395,14 @@ fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_s
     // No board of another file costs the classic search more than the
     // cheapest board of the maximum file, and no file costs it more.
     let max_boards = parse_all(file(package, &format!("{}.in", max.path))).unwrap();
+    // Its purpose counts its boards of 13 moves, as the report does.
+    assert!(max.hardest_boards > 0);
+    assert!(
+        max.purpose
+            .contains(&format!("({} of them of 13 moves)", max.hardest_boards)),
+        "{}",
+        max.purpose
+    );
     let nodes = classic_nodes(&max_boards);
     let cheapest = nodes.values().min().unwrap();
     for row in &rows[..rows.len() - 1] {
@@ -405,6 +413,28 @@ fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_s
     for row in rows.iter().filter(|row| row.name.contains("-hardest-")) {
         assert!(row.cases <= package::DEFAULT_MAX_CASES / 2, "{}", row.name);
         assert!(row.classic_nodes_most <= *cheapest);
+    }
+}
+
+#[test]
+fn the_anti_heuristic_files_hold_the_lengths_their_names_give() {
+    // The boards of 10 to 12 moves the climbs find cost the classic search
+    // more than the cheapest board of 13, so the package leaves them out,
+    // and their file with them when it is empty.
+    let rows = &package().report.files;
+    let row = |name: &str| rows.iter().find(|row| row.name.ends_with(name));
+    let short = row("-anti-heuristic-1-to-9").expect("the file of lengths 1 to 9");
+    assert!(
+        !short.lengths.is_empty() && short.lengths.iter().all(|length| (1..=9).contains(length)),
+        "{:?}",
+        short.lengths
+    );
+    if let Some(long) = row("-anti-heuristic-10-to-12") {
+        assert!(
+            long.lengths.iter().all(|length| (10..=12).contains(length)),
+            "{:?}",
+            long.lengths
+        );
     }
 }
 

@@ -346,6 +346,70 @@ mod tests {
         assert!(text(&frames, true).contains("\x1b[1;31m1\x1b[0m"));
     }
 
+    /// The `<text>` elements of `svg` as (x, y, text).
+    fn svg_texts(svg: &str) -> Vec<(usize, usize, String)> {
+        let attribute = |element: &str, name: &str| -> usize {
+            let start = element.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            let end = start + element[start..].find('"').unwrap();
+            element[start..end].parse().unwrap()
+        };
+        svg.lines()
+            .filter(|line| line.starts_with("<text "))
+            .map(|line| {
+                let text = &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+                (attribute(line, "x"), attribute(line, "y"), text.to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_svg_has_a_panel_per_frame_and_each_label_in_line_with_its_seven_cells() {
+        let moves = MoveSequence::from_letters(b"AC").unwrap();
+        let rows = vec![
+            replay(&sample(), &MoveSequence::new()),
+            replay(&sample(), &moves),
+        ];
+        let picture = svg(&rows);
+        let size = format!(
+            r#"width="{}" height="{}""#,
+            3 * PANEL_WIDTH,
+            2 * PANEL_HEIGHT
+        );
+        assert!(picture.lines().next().unwrap().contains(&size), "{picture}");
+        let texts = svg_texts(&picture);
+        for (x, y, text) in &texts {
+            assert!(
+                *x < 3 * PANEL_WIDTH && *y < 2 * PANEL_HEIGHT,
+                "{text} at {x}, {y}"
+            );
+        }
+        let digits: Vec<(usize, usize)> = texts
+            .iter()
+            .filter(|(_, _, text)| text.len() == 1 && text.as_bytes()[0].is_ascii_digit())
+            .map(|&(x, y, _)| (x, y))
+            .collect();
+        assert_eq!(digits.len(), 4 * 24);
+        let labels: Vec<&(usize, usize, String)> = texts
+            .iter()
+            .filter(|(_, _, text)| text.len() == 1 && ("A"..="H").contains(&text.as_str()))
+            .collect();
+        assert_eq!(labels.len(), 4 * 8);
+        for (x, y, letter) in labels {
+            let in_line = if "ABEF".contains(letter.as_str()) {
+                digits
+                    .iter()
+                    .filter(|digit| digit.0 == *x && digit.1 / PANEL_HEIGHT == y / PANEL_HEIGHT)
+                    .count()
+            } else {
+                digits
+                    .iter()
+                    .filter(|digit| digit.1 == *y && digit.0 / PANEL_WIDTH == x / PANEL_WIDTH)
+                    .count()
+            };
+            assert_eq!(in_line, 7, "{letter} at {x}, {y}");
+        }
+    }
+
     #[test]
     fn the_moved_line_is_bracketed() {
         let moves = MoveSequence::from_letters(b"C").unwrap();

@@ -328,3 +328,30 @@ pub fn isolation_summary(runner: &Runner) -> String {
     };
     format!("{sandbox}; {measurement}{counter}; {cap}; {cpu}; {kernel}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_jobs_are_one_per_cpu_as_far_as_memory_holds_them_and_at_least_one() {
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        // At 1 MiB a run, any machine's memory holds a run per CPU.
+        let small = Limits {
+            memory_bytes: MIB,
+            ..Limits::default()
+        };
+        assert_eq!(default_jobs(&small), cpus);
+        // No machine's memory holds a run of 2^64 - 1 bytes: one job still.
+        let huge = Limits {
+            memory_bytes: u64::MAX,
+            ..Limits::default()
+        };
+        let expected = if available_memory().is_some() {
+            1
+        } else {
+            cpus
+        };
+        assert_eq!(default_jobs(&huge), expected);
+    }
+}

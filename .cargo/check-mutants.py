@@ -34,6 +34,13 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CONFIG = ROOT / ".cargo" / "mutants.toml"
 GROUPS = ROOT / ".cargo" / "mutants-groups.txt"
+# The profiles a group may name: Cargo.toml's, and cargo's own.
+CARGO_PROFILES = set(tomllib.loads((ROOT / "Cargo.toml").read_text()).get("profile", {})) | {
+    "dev",
+    "release",
+    "test",
+    "bench",
+}
 
 
 def mutants(*arguments):
@@ -77,10 +84,21 @@ def groups():
     return found
 
 
-def group_mutants(globs):
-    """The mutants cargo-mutants selects with a group's configuration."""
+def group_profile(tests):
+    """The `--profile NAME` of a group's cargo test arguments, if any, as
+    group-config.py's arguments."""
+    for flag, value in zip(tests, tests[1:]):
+        if flag == "--profile":
+            return ["--profile", value]
+    return []
+
+
+def group_mutants(globs, tests):
+    """The mutants cargo-mutants selects with a group's configuration, as
+    .cargo/mutants.sh writes it, and the profile that configuration
+    names."""
     config = subprocess.run(
-        [sys.executable, str(ROOT / ".cargo" / "group-config.py"), *globs],
+        [sys.executable, str(ROOT / ".cargo" / "group-config.py"), *group_profile(tests), *globs],
         capture_output=True,
         text=True,
         check=True,
@@ -88,7 +106,7 @@ def group_mutants(globs):
     with tempfile.NamedTemporaryFile("w", suffix=".toml") as file:
         file.write(config)
         file.flush()
-        return mutants("--config", file.name)
+        return mutants("--config", file.name), tomllib.loads(config).get("profile")
 
 
 def exclusion_reasons(text):
@@ -126,9 +144,13 @@ def missing_tests(tests, test_filter):
     missing = []
     if tests[-1:] == ["--profile"]:
         missing.append("--profile names no profile")
-    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())
-    for profile in [value for flag, value in zip(tests, tests[1:]) if flag == "--profile"]:
-        if profile not in cargo.get("profile", {}):
+    if any(test.startswith("--profile=") for test in tests):
+        missing.append("a profile is named as --profile NAME, not --profile=NAME (.cargo/mutants.sh reads the former)")
+    profiles = [value for flag, value in zip(tests, tests[1:]) if flag == "--profile"]
+    if len(profiles) > 1:
+        missing.append(f"more than one --profile: {profiles}")
+    for profile in profiles:
+        if profile not in CARGO_PROFILES:
             missing.append(f"no profile {profile} in Cargo.toml")
     binaries = [value for flag, value in zip(tests, tests[1:]) if flag == "--test"]
     for binary in binaries:
@@ -168,7 +190,7 @@ def main():
         listed = pool.submit(mutants)
         glob_files = [(glob, pool.submit(files, "--no-config", "--file", glob)) for glob in examine_globs]
         everything = pool.submit(unexcluded_mutants, examine_globs) if excluded else None
-        group_selections = [pool.submit(group_mutants, globs) for _, globs, _, _ in all_groups]
+        group_selections = [pool.submit(group_mutants, globs, tests) for _, globs, tests, _ in all_groups]
         listed = listed.result()
         print(f"check-mutants: .cargo/mutants.toml parses; {len(listed)} mutants")
 
@@ -192,8 +214,12 @@ def main():
             )
         selections = [selection.result() for selection in group_selections]
     seen = {}
-    for (group, globs, tests, test_filter), selected in zip(all_groups, selections):
+    default_profile = config.get("profile")
+    for (group, globs, tests, test_filter), (selected, profile) in zip(all_groups, selections):
         print(f"check-mutants: group {group}: {len(selected)} mutants, cargo test {' '.join(tests)}, nextest -E '{test_filter}'")
+        wanted = group_profile(tests)[1:] or [default_profile]
+        if profile != wanted[0]:
+            problems.append(f"group {group}: its configuration builds in profile {profile!r}, not {wanted[0]!r}")
         if not selected:
             problems.append(f"group {group} selects no mutant")
         for name in selected:

@@ -31,7 +31,8 @@
 #                    matches (cargo mutants --re), to check the tests
 #                    written for a campaign's misses without rerunning it
 #   MUTANTS_BUILD_TIMEOUT  seconds a mutant's build may take (default 600
-#                    for copies built from scratch, else 180)
+#                    while a copy has no build in the group's profile,
+#                    else 180)
 # Exit status: 0 when no mutant was missed or timed out, 1 otherwise, 2 on
 # bad arguments or without cargo-mutants.
 #
@@ -70,8 +71,9 @@ fi
 # kept from an earlier run builds its baseline incrementally in seconds, and
 # 4 times that would cut off a mutant whose constant evaluation runs until
 # rustc's long_running_const_eval rejects it (about a minute). A copy's
-# first baseline builds it from scratch (about 5 minutes here): 600 s then;
-# once every copy has its build folder, 180 s, since a mutant that makes the
+# first baseline in a profile builds it from scratch (about 5 minutes
+# here): 600 s then; once every copy has its build folder for the group's
+# profile, 180 s, since a mutant that makes the
 # build script's pattern-database generation endless (rank.rs's loops) is
 # otherwise held for the whole 600 s. MUTANTS_BUILD_TIMEOUT overrides both.
 # (Set for each group, below: it depends on the group's profile.)
@@ -130,19 +132,27 @@ while IFS='|' read -r name globs tests units; do
     # the library and the group's tests. A `--profile NAME` among them is
     # the group's own cargo profile: it goes into the group's configuration
     # in place of mutants.toml's `profile` (cargo-mutants passes that one
-    # to cargo itself, and cargo refuses two).
+    # to cargo itself, and cargo refuses two; nextest would take a
+    # `--profile` for a nextest profile of its own).
     cargo_args=()
     profile=()
-    profile_dir=$(sed -n 's/^profile = "\(.*\)"$/\1/p' .cargo/mutants.toml)
     for ((at = 0; at < ${#test_args[@]}; at++)); do
         if [ "${test_args[$at]}" = --profile ]; then
-            profile_dir=${test_args[$((at + 1))]}
-            profile=(--profile "$profile_dir")
+            if [ $((at + 1)) -ge ${#test_args[@]} ]; then
+                echo "mutants: group $name: --profile names no profile" >&2
+                exit 2
+            fi
+            profile=(--profile "${test_args[$((at + 1))]}")
             at=$((at + 1))
         else
             cargo_args+=("--cargo-arg=${test_args[$at]}")
         fi
     done
+    read -r -a group_globs <<<"$globs"
+    python3 .cargo/group-config.py "${profile[@]}" "${group_globs[@]}" >"$out/mutants.toml"
+    # The profile the group's mutants are built in, as its configuration
+    # says (cargo puts a profile's builds in target/NAME).
+    profile_dir=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["profile"])' "$out/mutants.toml")
     # A copy that has never built in this profile builds its baseline from
     # scratch (about 5 minutes here, two copies at once).
     build_timeout=180
@@ -154,8 +164,6 @@ while IFS='|' read -r name globs tests units; do
     build_timeout="${MUTANTS_BUILD_TIMEOUT:-$build_timeout}"
     echo "=== mutants: $name ($globs), share ${shard_of}/${shards} in $jobs copies, tests: cargo nextest run --cargo-profile $profile_dir ${cargo_args[*]#--cargo-arg=} -E '$filter' --max-fail=1:immediate"
     start=$(date +%s)
-    read -r -a group_globs <<<"$globs"
-    python3 .cargo/group-config.py "${profile[@]}" "${group_globs[@]}" >"$out/mutants.toml"
     pids=()
     for ((shard = 0; shard < jobs; shard++)); do
         cargo mutants --dir "${trees[$shard]}" --config "$out/mutants.toml" --in-place \

@@ -392,9 +392,6 @@ fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_s
     let max = rows.last().unwrap();
     assert!(max.name.ends_with("-max-classic"));
     assert_eq!(max.cases, package::DEFAULT_MAX_CASES);
-    // No board of another file costs the classic search more than the
-    // cheapest board of the maximum file, and no file costs it more.
-    let max_boards = parse_all(file(package, &format!("{}.in", max.path))).unwrap();
     // Its purpose counts its boards of 13 moves, as the report does.
     assert!(max.hardest_boards > 0);
     assert!(
@@ -403,6 +400,9 @@ fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_s
         "{}",
         max.purpose
     );
+    // No board of another file costs the classic search more than the
+    // cheapest board of the maximum file, and no file costs it more.
+    let max_boards = parse_all(file(package, &format!("{}.in", max.path))).unwrap();
     let nodes = classic_nodes(&max_boards);
     let cheapest = nodes.values().min().unwrap();
     for row in &rows[..rows.len() - 1] {
@@ -414,27 +414,25 @@ fn with_all_hardest_the_maximum_file_holds_the_boards_the_classic_search_finds_s
         assert!(row.cases <= package::DEFAULT_MAX_CASES / 2, "{}", row.name);
         assert!(row.classic_nodes_most <= *cheapest);
     }
-}
-
-#[test]
-fn the_anti_heuristic_files_hold_the_lengths_their_names_give() {
-    // The boards of 10 to 12 moves the climbs find cost the classic search
-    // more than the cheapest board of 13, so the package leaves them out,
-    // and their file with them when it is empty.
-    let rows = &package().report.files;
-    let row = |name: &str| rows.iter().find(|row| row.name.ends_with(name));
-    let short = row("-anti-heuristic-1-to-9").expect("the file of lengths 1 to 9");
-    assert!(
-        !short.lengths.is_empty() && short.lengths.iter().all(|length| (1..=9).contains(length)),
-        "{:?}",
-        short.lengths
-    );
-    if let Some(long) = row("-anti-heuristic-10-to-12") {
-        assert!(
-            long.lengths.iter().all(|length| (10..=12).contains(length)),
-            "{:?}",
-            long.lengths
-        );
+    // The anti-heuristic files hold the lengths their names give. This
+    // package keeps every board the climbs found, so it has both (the
+    // default package leaves out the boards of 10 to 12 moves: each costs
+    // the classic search more than the cheapest board of 13).
+    for (name, lengths) in [
+        ("-anti-heuristic-1-to-9", 1..=9),
+        ("-anti-heuristic-10-to-12", 10..=12),
+    ] {
+        let files: Vec<&FileCoverage> = rows.iter().filter(|row| row.name.contains(name)).collect();
+        assert!(!files.is_empty(), "no file *{name}*");
+        for row in files {
+            assert!(
+                !row.lengths.is_empty()
+                    && row.lengths.iter().all(|length| lengths.contains(length)),
+                "{}: {:?}",
+                row.name,
+                row.lengths
+            );
+        }
     }
 }
 

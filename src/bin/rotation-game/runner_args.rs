@@ -232,9 +232,19 @@ impl RunnerArgs {
 /// One run per CPU, but no more than the memory available holds at the
 /// memory limit `limits` sets (at least one).
 pub fn default_jobs(limits: &Limits) -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-    let fit = available_memory().map_or(cpus as u64, |bytes| bytes / limits.memory_bytes);
-    cpus.min(fit as usize).max(1)
+    jobs_for(
+        std::thread::available_parallelism().map_or(1, usize::from),
+        available_memory(),
+        limits.memory_bytes,
+    )
+}
+
+/// One run per CPU of `cpus`, but no more than `available` bytes of
+/// memory hold at `memory_limit` bytes each (when it is known), and at
+/// least one.
+fn jobs_for(cpus: usize, available: Option<u64>, memory_limit: u64) -> usize {
+    let fit = available.map_or(cpus as u64, |bytes| bytes / memory_limit);
+    cpus.min(usize::try_from(fit).unwrap_or(usize::MAX)).max(1)
 }
 
 /// Says on standard error, once, what this machine lacks for judge-grade
@@ -335,23 +345,23 @@ mod tests {
 
     #[test]
     fn the_default_jobs_are_one_per_cpu_as_far_as_memory_holds_them_and_at_least_one() {
-        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-        // At 1 MiB a run, any machine's memory holds a run per CPU.
+        // Memory for 3 runs: 2 CPUs get 2 jobs, 8 get 3.
+        assert_eq!(jobs_for(2, Some(3 * MIB), MIB), 2);
+        assert_eq!(jobs_for(8, Some(3 * MIB), MIB), 3);
+        assert_eq!(jobs_for(8, Some(3 * MIB + MIB / 2), MIB), 3);
+        // Memory unknown: one per CPU.
+        assert_eq!(jobs_for(4, None, MIB), 4);
+        // Memory for no run, or no CPU reported: one job still.
+        assert_eq!(jobs_for(4, Some(MIB / 2), MIB), 1);
+        assert_eq!(jobs_for(0, Some(8 * MIB), MIB), 1);
+        // More memory than a usize counts.
+        assert_eq!(jobs_for(16, Some(u64::MAX), 1), 16);
+        // This machine, at 1 MiB a run: a job per CPU.
         let small = Limits {
             memory_bytes: MIB,
             ..Limits::default()
         };
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
         assert_eq!(default_jobs(&small), cpus);
-        // No machine's memory holds a run of 2^64 - 1 bytes: one job still.
-        let huge = Limits {
-            memory_bytes: u64::MAX,
-            ..Limits::default()
-        };
-        let expected = if available_memory().is_some() {
-            1
-        } else {
-            cpus
-        };
-        assert_eq!(default_jobs(&huge), expected);
     }
 }

@@ -347,10 +347,11 @@ fn lengths_of(boards: &[Board]) -> String {
     lengths.dedup();
     match lengths[..] {
         [] => "no".to_owned(),
-        // One length is a list of one.
         [first, .., last] if usize::from(last - first) + 1 == lengths.len() => {
             format!("{first} to {last}")
         }
+        // One length (which the range's pattern of two ends leaves out) is
+        // a list of one.
         _ => lengths
             .iter()
             .map(u8::to_string)

@@ -22,6 +22,8 @@ mod json;
 #[cfg(unix)]
 mod judge;
 #[cfg(unix)]
+mod judge_options;
+#[cfg(unix)]
 mod limits;
 mod package;
 #[cfg(unix)]

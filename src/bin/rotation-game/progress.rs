@@ -80,3 +80,29 @@ impl Judging {
         self.bar.finish_and_clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_judging_counts_the_items_judged_and_the_failed_runs() {
+        let judging = Judging::new(10, "cases", false);
+        assert_eq!(judging.bar.message(), ", 0 failed");
+        judging.advance(3, false);
+        judging.advance(2, true);
+        assert_eq!(judging.bar.message(), ", 1 failed");
+        judging.advance(1, true);
+        judging.advance(4, false);
+        assert_eq!(judging.bar.position(), 10);
+        assert_eq!(judging.bar.message(), ", 2 failed");
+        judging.finish();
+        assert!(judging.bar.is_finished());
+    }
+
+    #[test]
+    fn a_bar_not_shown_is_hidden_whatever_standard_error_is() {
+        assert!(shown(false, 5, "boards").is_hidden());
+        assert!(Judging::new(5, "files", false).bar.is_hidden());
+    }
+}

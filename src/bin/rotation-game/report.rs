@@ -11,6 +11,8 @@
 
 pub mod campaign;
 pub mod folder;
+#[cfg(test)]
+mod tests;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -238,7 +240,7 @@ impl Reporter<'_> {
             limits.wall_time.as_secs_f64(),
             memory(limits.memory_bytes),
             limits.output_bytes,
-            isolation_summary(self.runner),
+            isolation_summary(self.runner.isolation()),
         )?;
         writeln!(out, "repeat with: {}", self.repeat)
     }
@@ -332,7 +334,10 @@ impl Reporter<'_> {
                 "output_limit_bytes".to_owned(),
                 limits.output_bytes.to_string(),
             ),
-            ("isolation".to_owned(), isolation_summary(self.runner)),
+            (
+                "isolation".to_owned(),
+                isolation_summary(self.runner.isolation()),
+            ),
             ("command".to_owned(), self.repeat.clone()),
         ]);
         properties

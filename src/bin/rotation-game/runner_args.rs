@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use rotation_game::checker::DEFAULT_OUTPUT_LIMIT;
 use rotation_game::runner::run::available_memory;
 use rotation_game::runner::{
-    CpuCounter, CpuShare, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program, RunUser,
-    Runner, RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
+    CpuCounter, CpuShare, Isolation, KernelMemory, Limits, MIB, Measurement, ProcessCap, Program,
+    RunUser, Runner, RunnerError, RunnerOptions, SandboxError, SandboxMode, WALL_PER_CPU,
 };
 
 use crate::exit;
@@ -224,7 +224,10 @@ impl RunnerArgs {
             ),
             RunnerError::Sandbox(_) => cannot(&error, exit::USAGE),
         })?;
-        warn_about(&runner);
+        let as_root = rotation_game::runner::sandbox::running_as_root();
+        for warning in warnings(runner.isolation(), as_root) {
+            eprintln!("rotation-game: warning: {warning}");
+        }
         Ok(runner)
     }
 }
@@ -247,12 +250,12 @@ fn jobs_for(cpus: usize, available: Option<u64>, memory_limit: u64) -> usize {
     cpus.min(usize::try_from(fit).unwrap_or(usize::MAX)).max(1)
 }
 
-/// Says on standard error, once, what this machine lacks for judge-grade
-/// runs.
-fn warn_about(runner: &Runner) {
-    let isolation = runner.isolation();
+/// What this machine lacks for judge-grade runs, as `isolation` shows it,
+/// one warning each, for a judge running `as_root` or not.
+fn warnings(isolation: &Isolation, as_root: bool) -> Vec<String> {
+    let mut warnings = Vec::new();
     if let Some(missing) = &isolation.sandbox_missing {
-        let whose = if rotation_game::runner::sandbox::running_as_root() {
+        let whose = if as_root {
             "as root, with every right on this machine"
         } else {
             "as you, with your rights"
@@ -262,41 +265,41 @@ fn warn_about(runner: &Runner) {
         } else {
             ""
         };
-        eprintln!(
-            "rotation-game: warning: runs are not isolated: {missing}; the program runs {whose}, sees every file you can, and may use the network ({install}pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
-        );
+        warnings.push(format!(
+            "runs are not isolated: {missing}; the program runs {whose}, sees every file you can, and may use the network ({install}pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
+        ));
     }
     if let (Measurement::Rusage, Some(why)) = (isolation.measurement, &isolation.cgroup_missing) {
-        eprintln!(
-            "rotation-game: warning: no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling{}",
-            if rotation_game::runner::sandbox::running_as_root() {
+        warnings.push(format!(
+            "no writable cgroup ({why}): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling{}",
+            if as_root {
                 ""
             } else {
                 " (a user's systemd gives one: systemd-run --user --scope -p Delegate=yes rotation-game ...)"
             }
-        );
+        ));
     }
     if isolation.cpu_counter == CpuCounter::Reaped {
-        eprintln!(
-            "rotation-game: warning: no cgroup and no task clock here (kernel.perf_event_paranoid above 2): the CPU time of processes the kernel reaps by itself (children of a parent that ignores SIGCHLD) is not counted, and only the wall-clock limit bounds them"
+        warnings.push(
+            "no cgroup and no task clock here (kernel.perf_event_paranoid above 2): the CPU time of processes the kernel reaps by itself (children of a parent that ignores SIGCHLD) is not counted, and only the wall-clock limit bounds them".to_owned(),
         );
     }
     if isolation.sandboxed && isolation.cpu_share == CpuShare::Nothing {
-        eprintln!(
-            "rotation-game: warning: no CPU cgroup and the kernel's autogroups are off: each process of a run takes its own share of the CPU, so a program that starts many slows the other runs"
+        warnings.push(
+            "no CPU cgroup and the kernel's autogroups are off: each process of a run takes its own share of the CPU, so a program that starts many slows the other runs".to_owned(),
         );
     }
     if isolation.process_cap.is_none() {
-        eprintln!(
-            "rotation-game: warning: nothing caps the number of processes of a run here (no cgroup and no sandbox), so a fork bomb is not stopped"
+        warnings.push(
+            "nothing caps the number of processes of a run here (no cgroup and no sandbox), so a fork bomb is not stopped".to_owned(),
         );
     }
+    warnings
 }
 
 /// What a machine offers for runs, in a word, for reports: `bubblewrap
 /// sandbox, cgroup v1` and the like.
-pub fn isolation_summary(runner: &Runner) -> String {
-    let isolation = runner.isolation();
+pub fn isolation_summary(isolation: &Isolation) -> String {
     let sandbox = match (isolation.sandboxed, isolation.user) {
         (true, RunUser::OwnUid) => "bubblewrap sandbox, an unprivileged uid per run",
         (true, RunUser::Caller) => "bubblewrap sandbox, as you",
@@ -341,7 +344,214 @@ pub fn isolation_summary(runner: &Runner) -> String {
 
 #[cfg(test)]
 mod tests {
+    use rotation_game::runner::CgroupVersion;
+
     use super::*;
+
+    /// The flags as clap makes them from `flags` (after a program's name).
+    fn parsed(flags: &[&str]) -> RunnerArgs {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            runner: RunnerArgs,
+        }
+        let arguments = std::iter::once("rotation-game").chain(flags.iter().copied());
+        <Command as clap::Parser>::try_parse_from(arguments)
+            .expect("flags clap takes")
+            .runner
+    }
+
+    #[test]
+    fn seconds_are_more_than_0_and_at_most_a_day() {
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        assert_eq!(parse_seconds("86400"), Ok(86_400.0));
+        for refused in ["0", "-1", "86400.5", "NaN", "inf", "one", ""] {
+            assert_eq!(
+                parse_seconds(refused),
+                Err(format!(
+                    "expected seconds between 0 and 86400, found {refused:?}"
+                )),
+            );
+        }
+    }
+
+    #[test]
+    fn the_limits_are_the_flags_and_the_wall_clock_three_times_the_cpu_time() {
+        let defaults = parsed(&[]);
+        assert_eq!(defaults.limits(), Limits::DEFAULT);
+        let five = defaults.limits_or(Duration::from_secs(5));
+        assert_eq!(five.cpu_time, Duration::from_secs(5));
+        assert_eq!(five.wall_time, Duration::from_secs(15));
+        let given = parsed(&[
+            "--time-limit",
+            "2.5",
+            "--wall-limit",
+            "4",
+            "--memory-limit",
+            "64",
+            "--output-limit",
+            "1000",
+        ]);
+        let limits = given.limits_or(Duration::from_secs(5));
+        assert_eq!(limits.cpu_time, Duration::from_millis(2_500));
+        assert_eq!(limits.wall_time, Duration::from_secs(4));
+        assert_eq!(limits.memory_bytes, 64 * MIB);
+        assert_eq!(limits.output_bytes, 1000);
+        assert_eq!(limits.processes, Limits::DEFAULT.processes);
+        let cpu_only = parsed(&["--time-limit", "2"]).limits();
+        assert_eq!(cpu_only.wall_time, Duration::from_secs(6));
+    }
+
+    #[test]
+    fn the_repeat_flags_are_those_given_and_not_the_defaults() {
+        assert_eq!(parsed(&[]).repeat_flags(), "");
+        let defaults_spelled_out = parsed(&[
+            "--memory-limit",
+            "1024",
+            "--output-limit",
+            &DEFAULT_OUTPUT_LIMIT.to_string(),
+            "--sandbox",
+            "auto",
+        ]);
+        assert_eq!(defaults_spelled_out.repeat_flags(), "");
+        let given = parsed(&[
+            "--time-limit",
+            "2.5",
+            "--timeout",
+            "9",
+            "--memory-limit",
+            "64",
+            "--output-limit",
+            "1000",
+            "--sandbox",
+            "on",
+            "--sandbox-bind",
+            "/opt/my jdk",
+            "--sandbox-bind",
+            "/srv",
+            "--hide",
+            "data",
+        ]);
+        assert_eq!(
+            given.repeat_flags(),
+            " --time-limit 2.5 --wall-limit 9 --memory-limit 64 --output-limit 1000 --sandbox on --sandbox-bind '/opt/my jdk' --sandbox-bind /srv --hide data"
+        );
+        assert_eq!(
+            parsed(&["--sandbox", "off"]).repeat_flags(),
+            " --sandbox off"
+        );
+    }
+
+    /// A root judge's machine with every means: a sandbox, a cgroup v1 per
+    /// run.
+    fn everything() -> Isolation {
+        Isolation {
+            sandboxed: true,
+            sandbox_missing: None,
+            user: RunUser::OwnUid,
+            measurement: Measurement::Cgroup(CgroupVersion::V1),
+            cgroup_missing: None,
+            process_cap: Some(ProcessCap::Cgroup),
+            cpu_share: CpuShare::Cgroup,
+            kernel_memory: KernelMemory::Cgroup,
+            cpu_counter: CpuCounter::Cgroup,
+        }
+    }
+
+    /// A user's machine: the sandbox, no cgroup, a task clock.
+    fn a_users() -> Isolation {
+        Isolation {
+            user: RunUser::Caller,
+            measurement: Measurement::Rusage,
+            cgroup_missing: Some("no cgroup is writable".to_owned()),
+            process_cap: Some(ProcessCap::Rlimit),
+            cpu_share: CpuShare::Session,
+            kernel_memory: KernelMemory::Bounded,
+            cpu_counter: CpuCounter::TaskClock,
+            ..everything()
+        }
+    }
+
+    /// Nothing: no sandbox (bubblewrap missing), no cgroup, no task clock.
+    fn nothing() -> Isolation {
+        Isolation {
+            sandboxed: false,
+            sandbox_missing: Some(SandboxError::NotInstalled),
+            process_cap: None,
+            cpu_share: CpuShare::Nothing,
+            kernel_memory: KernelMemory::Uncounted,
+            cpu_counter: CpuCounter::Reaped,
+            ..a_users()
+        }
+    }
+
+    #[test]
+    fn the_isolation_reads_as_each_of_its_parts() {
+        assert_eq!(
+            isolation_summary(&everything()),
+            "bubblewrap sandbox, an unprivileged uid per run; CPU time and memory from a v1 cgroup per run; processes capped by the cgroup; one share of the CPU per run (its cgroup); kernel memory counted by the cgroup"
+        );
+        let v2 = Isolation {
+            measurement: Measurement::Cgroup(CgroupVersion::V2),
+            ..everything()
+        };
+        assert!(
+            isolation_summary(&v2).contains("; CPU time and memory from a v2 cgroup per run; ")
+        );
+        assert_eq!(
+            isolation_summary(&a_users()),
+            "bubblewrap sandbox, as you; CPU time and memory from rusage and /proc; CPU time of every process counted by a task clock; processes capped by RLIMIT_NPROC in the sandbox; one share of the CPU per run (one session, no cgroup); kernel memory bounded without a cgroup (memfd, System V IPC and socket pairs refused, /tmp and /dev/shm within the limit)"
+        );
+        assert_eq!(
+            isolation_summary(&nothing()),
+            "no sandbox; CPU time and memory from rusage and /proc; CPU time of processes the kernel reaps by itself not counted (bounded by the wall clock); processes not capped; no CPU share per run (each process competes alone); kernel memory not counted"
+        );
+    }
+
+    #[test]
+    fn a_warning_for_each_thing_the_machine_lacks() {
+        assert_eq!(warnings(&everything(), true), Vec::<String>::new());
+        assert_eq!(
+            warnings(&a_users(), false),
+            [
+                "no writable cgroup (no cgroup is writable): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling (a user's systemd gives one: systemd-run --user --scope -p Delegate=yes rotation-game ...)"
+            ]
+        );
+        let as_root = warnings(&nothing(), true);
+        assert_eq!(
+            as_root,
+            [
+                "runs are not isolated: bubblewrap (bwrap) is not installed; the program runs as root, with every right on this machine, sees every file you can, and may use the network (install bubblewrap (Debian and Ubuntu: sudo apt-get install bubblewrap), pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)",
+                "no writable cgroup (no cgroup is writable): memory is limited per process by address space, so a program over --memory-limit shows as a runtime error, not a memory limit exceeded; CPU time is measured by polling",
+                "no cgroup and no task clock here (kernel.perf_event_paranoid above 2): the CPU time of processes the kernel reaps by itself (children of a parent that ignores SIGCHLD) is not counted, and only the wall-clock limit bounds them",
+                "nothing caps the number of processes of a run here (no cgroup and no sandbox), so a fork bomb is not stopped",
+            ]
+        );
+        let unusable = Isolation {
+            sandbox_missing: Some(SandboxError::Unusable("no user namespaces".to_owned())),
+            ..nothing()
+        };
+        assert_eq!(
+            warnings(&unusable, false)[0],
+            "runs are not isolated: bubblewrap cannot make a sandbox here: no user namespaces; the program runs as you, with your rights, sees every file you can, and may use the network (pass --sandbox on to refuse to run without it, or --sandbox off to run without isolation on purpose)"
+        );
+        // A cgroup measures, so a missing one elsewhere is no warning.
+        let cgroup_measures = Isolation {
+            measurement: Measurement::Cgroup(CgroupVersion::V2),
+            ..a_users()
+        };
+        assert_eq!(warnings(&cgroup_measures, false), Vec::<String>::new());
+        let sandbox_sharing_nothing = Isolation {
+            cpu_share: CpuShare::Nothing,
+            ..everything()
+        };
+        assert_eq!(
+            warnings(&sandbox_sharing_nothing, true),
+            [
+                "no CPU cgroup and the kernel's autogroups are off: each process of a run takes its own share of the CPU, so a program that starts many slows the other runs"
+            ]
+        );
+    }
 
     #[test]
     fn the_default_jobs_are_one_per_cpu_as_far_as_memory_holds_them_and_at_least_one() {

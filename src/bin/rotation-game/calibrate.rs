@@ -343,3 +343,45 @@ pub fn calibrate(
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use rotation_game::package::Language;
+
+    use super::*;
+
+    /// A C++ submission of `source`, named `file_name`.
+    fn cpp(file_name: &'static str, source: &'static str) -> SourceProgram {
+        SourceProgram {
+            file_name,
+            role: Role::Accepted,
+            language: Language::Cpp,
+            mistake: None,
+            source,
+        }
+    }
+
+    #[test]
+    fn a_submission_is_built_beside_its_source_and_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = cpp("answer.cpp", "int main() { return 42; }\n");
+        let binary = build(&program, dir.path()).expect("it compiles");
+        assert_eq!(binary, dir.path().join("answer.bin"));
+        assert_eq!(
+            fs::read_to_string(dir.path().join("answer.cpp")).unwrap(),
+            program.source
+        );
+        let status = Command::new(&binary).status().expect("it runs");
+        assert_eq!(status.code(), Some(42));
+    }
+
+    #[test]
+    fn a_submission_that_does_not_compile_gives_the_compilers_complaint() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = cpp("broken.cpp", "int main() { return missing; }\n");
+        let error = build(&program, dir.path()).expect_err("it does not compile");
+        assert!(error.starts_with("g++ failed:\n"), "{error}");
+        assert!(error.contains("missing"), "{error}");
+        assert!(!dir.path().join("broken.bin").exists());
+    }
+}

@@ -94,8 +94,13 @@ pub fn timestamp(time: SystemTime) -> String {
 
 /// This machine's name, for the `hostname` attribute.
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
+    hostname_from(std::fs::read_to_string("/proc/sys/kernel/hostname"))
+}
+
+/// The name the kernel's hostname file holds (`read`, its contents), or
+/// `localhost` when it cannot be read or is blank.
+fn hostname_from(read: io::Result<String>) -> String {
+    read.ok()
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
         .unwrap_or_else(|| "localhost".to_owned())
@@ -183,6 +188,22 @@ mod tests {
             escape("a<b & \"c\" 'd'>\u{1}\t"),
             "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}\t"
         );
+        assert_eq!(
+            escape("\u{1f}\u{20}\n\r\u{FFFE}\u{FFFF}\u{FFFD}é"),
+            "\u{FFFD} \n\r\u{FFFD}\u{FFFD}\u{FFFD}é"
+        );
+    }
+
+    #[test]
+    fn the_host_is_the_kernels_hostname_or_localhost() {
+        assert_eq!(hostname_from(Ok("judge-7\n".to_owned())), "judge-7");
+        assert_eq!(hostname_from(Ok(" \n".to_owned())), "localhost");
+        assert_eq!(
+            hostname_from(Err(io::ErrorKind::NotFound.into())),
+            "localhost"
+        );
+        let here = hostname_from(std::fs::read_to_string("/proc/sys/kernel/hostname"));
+        assert_eq!(hostname(), here);
     }
 
     #[test]

@@ -6,10 +6,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Whether a progress bar can be drawn: standard error is a terminal, and
-/// not a dumb one (which cannot move the cursor back).
+/// Whether a progress bar can be drawn here: see [`can_draw`].
 fn drawable() -> bool {
-    std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
+    can_draw(
+        std::io::stderr().is_terminal(),
+        std::env::var_os("TERM").as_deref(),
+    )
+}
+
+/// Whether a progress bar can be drawn on standard error when it is a
+/// `terminal` or not, of type `term`: on a terminal, and not a dumb one
+/// (which cannot move the cursor back).
+fn can_draw(terminal: bool, term: Option<&std::ffi::OsStr>) -> bool {
+    terminal && term.is_none_or(|term| term != "dumb")
 }
 
 /// A progress bar counting up to `total` items, or a hidden one where it
@@ -98,6 +107,16 @@ mod tests {
         assert_eq!(judging.bar.message(), ", 2 failed");
         judging.finish();
         assert!(judging.bar.is_finished());
+    }
+
+    #[test]
+    fn a_bar_is_drawn_only_on_a_terminal_that_is_not_dumb() {
+        let term = |name: &str| Some(std::ffi::OsString::from(name));
+        assert!(can_draw(true, None));
+        assert!(can_draw(true, term("xterm-256color").as_deref()));
+        assert!(!can_draw(true, term("dumb").as_deref()));
+        assert!(!can_draw(false, term("xterm-256color").as_deref()));
+        assert!(!can_draw(false, None));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use rotation_game::judging::{FailedRun, Judgement, Measures};
-use rotation_game::runner::{Exit, Isolation, Limits, Runner, signal_name};
+use rotation_game::runner::{Exit, Isolation, Limits, signal_name};
 use serde::Serialize;
 
 use crate::junit;
@@ -137,8 +137,10 @@ pub struct Reporter<'a> {
     pub command: &'static str,
     /// The program's command line, as given.
     pub program: &'a str,
-    /// The runner that made the runs.
-    pub runner: &'a Runner,
+    /// The limits of every run.
+    pub limits: &'a Limits,
+    /// How the runs were isolated and measured.
+    pub isolation: &'a Isolation,
     /// Where the time limit came from, when the command says.
     pub limit_source: Option<String>,
     /// What the sandbox hides from the program, when the command says
@@ -222,13 +224,13 @@ impl Reporter<'_> {
                 signal_name(signal)
             )?;
         }
-        let limits = self.runner.limits();
+        let limits = self.limits;
         let source = self
             .limit_source
             .as_ref()
             .map_or_else(String::new, |source| format!(" (from {source})"));
         let hidden = match self.hidden {
-            Some(hidden) if self.runner.isolation().sandboxed => {
+            Some(hidden) if self.isolation.sandboxed => {
                 format!("; {hidden} hidden from the program")
             }
             _ => String::new(),
@@ -240,7 +242,7 @@ impl Reporter<'_> {
             limits.wall_time.as_secs_f64(),
             memory(limits.memory_bytes),
             limits.output_bytes,
-            isolation_summary(self.runner.isolation()),
+            isolation_summary(self.isolation),
         )?;
         writeln!(out, "repeat with: {}", self.repeat)
     }
@@ -254,9 +256,9 @@ impl Reporter<'_> {
             passed: findings.passed(),
             program: self.program,
             subject: findings.json_subject(),
-            limits: self.runner.limits(),
+            limits: self.limits,
             time_limit_from: self.limit_source.as_deref(),
-            isolation: self.runner.isolation(),
+            isolation: self.isolation,
             interrupted_by: self.stopped_by.map(signal_name),
             findings: findings.json_findings(),
             seconds: findings.elapsed().as_secs_f64(),
@@ -308,7 +310,7 @@ impl Reporter<'_> {
     /// The JUnit properties: the program, what was judged, the limits, the
     /// isolation and the command that repeats the judging.
     fn junit_properties(&self, findings: &impl Findings) -> Vec<(String, String)> {
-        let limits = self.runner.limits();
+        let limits = self.limits;
         let mut properties = vec![("program".to_owned(), self.program.to_owned())];
         if let Some(signal) = self.stopped_by {
             properties.push(("interrupted_by".to_owned(), signal_name(signal)));
@@ -334,10 +336,7 @@ impl Reporter<'_> {
                 "output_limit_bytes".to_owned(),
                 limits.output_bytes.to_string(),
             ),
-            (
-                "isolation".to_owned(),
-                isolation_summary(self.runner.isolation()),
-            ),
+            ("isolation".to_owned(), isolation_summary(self.isolation)),
             ("command".to_owned(), self.repeat.clone()),
         ]);
         properties

@@ -40,11 +40,11 @@ pub fn measures(measures: &Measures) -> String {
 /// A run's case numbers: `7`, `1-10` for consecutive ones, else listed.
 pub fn cases(cases: &[u64]) -> String {
     match cases {
-        [] => String::new(),
-        [one] => one.to_string(),
         [first, .., last] if cases.windows(2).all(|pair| pair[1] == pair[0] + 1) => {
             format!("{first}-{last}")
         }
+        // One case (which the range's pattern of two ends leaves out) is a
+        // list of one, and none an empty list.
         _ => cases
             .iter()
             .map(u64::to_string)
@@ -171,9 +171,12 @@ mod tests {
     fn times_memory_and_cases_read_well() {
         assert_eq!(time(Duration::from_micros(6_600)), "7 ms");
         assert_eq!(time(Duration::from_millis(1_274)), "1.27 s");
+        assert_eq!(time(Duration::from_millis(999)), "999 ms");
+        assert_eq!(time(Duration::from_secs(1)), "1.00 s");
         assert_eq!(memory(3 * MIB / 2), "1.5 MiB");
         assert_eq!(cases(&[7]), "7");
         assert_eq!(cases(&[1, 2, 3]), "1-3");
         assert_eq!(cases(&[2, 5, 8]), "2,5,8");
+        assert_eq!(cases(&[]), "");
     }
 }

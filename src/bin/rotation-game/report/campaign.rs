@@ -304,12 +304,7 @@ impl Findings for CampaignFindings<'_> {
                 format!("the run of cases {}", cases(&run.cases))
             };
             writeln!(out, "first failure: {what}: {}", run.judgement)?;
-            write_failed(
-                out,
-                failure.shown(),
-                failure.smallest.is_some(),
-                run.cases.len() > 1,
-            )?;
+            write_failed(out, failure.shown(), failure.smallest.is_some())?;
             if let Some(path) = self.saved_to {
                 writeln!(out, "saved to {}", path.display())?;
             }
@@ -339,14 +334,12 @@ impl Findings for CampaignFindings<'_> {
 
 /// The failing case (or run) in detail: input, expected and actual output,
 /// measures, verdict, and the commands that draw it.
-fn write_failed(
-    out: &mut dyn Write,
-    failed: &FailedRun,
-    shrunk: bool,
-    several: bool,
-) -> io::Result<()> {
+fn write_failed(out: &mut dyn Write, failed: &FailedRun, shrunk: bool) -> io::Result<()> {
     if failed.boards.len() == 1 {
-        let label = if shrunk || several {
+        // A run of several cases shows its smallest failing case, or
+        // itself (the branch below): one board shown alone is a run of one
+        // case unless the run was shrunk to it.
+        let label = if shrunk {
             "smallest failing case"
         } else {
             "failing case"

@@ -19,13 +19,14 @@ use rotation_game::judging::{
     StressOptions, Summary,
 };
 use rotation_game::runner::{
-    Limits, Measurement, Program, Run, Runner, RunnerOptions, SandboxMode, Termination,
+    CpuCounter, CpuShare, Isolation, KernelMemory, Limits, Measurement, ProcessCap, Run, RunUser,
+    Termination,
 };
 use serde_json::Value;
 
 use super::campaign::CampaignFindings;
 use super::folder::FolderFindings;
-use super::{Findings, Reporter, launch_failure, not_reported};
+use super::{Findings, Reporter, launch_failure, not_reported, stopped_by};
 use crate::colour::{self, ColourWhen};
 use crate::junit;
 
@@ -92,26 +93,38 @@ fn answers_but(boards: &[Board], wrong: impl Fn(usize) -> bool) -> Vec<u8> {
     out
 }
 
-/// A runner that never runs: no sandbox, no cgroup, the default limits
-/// (the reports read its limits and isolation).
-fn runner() -> Runner {
-    let options = RunnerOptions {
-        sandbox: SandboxMode::Off,
-        cgroups: false,
-        ..RunnerOptions::default()
-    };
-    let here = std::env::current_dir().expect("the current folder");
-    let program = Program::parse("mine --fast", &here).expect("a command line");
-    Runner::new(program, &options).expect("a runner without sandbox nor cgroup")
+/// How runs are isolated on a machine with nothing: no sandbox, no
+/// cgroup, no task clock.
+fn bare() -> Isolation {
+    Isolation {
+        sandboxed: false,
+        sandbox_missing: None,
+        user: RunUser::Caller,
+        measurement: Measurement::Rusage,
+        cgroup_missing: None,
+        process_cap: None,
+        cpu_share: CpuShare::Nothing,
+        kernel_memory: KernelMemory::Uncounted,
+        cpu_counter: CpuCounter::Reaped,
+    }
 }
 
-/// A reporter of `command` for `runner`, started at a fixed time.
-fn reporter_for<'a>(command: &'static str, runner: &'a Runner) -> Reporter<'a> {
+/// The limits of every run the reports here say: the default ones, with no
+/// process cap (which [`bare`] cannot give).
+const LIMITS: Limits = Limits {
+    processes: None,
+    ..Limits::DEFAULT
+};
+
+/// A reporter of `command` for runs isolated as `isolation`, with the
+/// default limits, started at a fixed time.
+fn reporter_for<'a>(command: &'static str, isolation: &'a Isolation) -> Reporter<'a> {
     colour::choose(ColourWhen::Never);
     Reporter {
         command,
         program: "mine --fast",
-        runner,
+        limits: &LIMITS,
+        isolation,
         limit_source: None,
         hidden: None,
         repeat: format!("rotation-game {command} --program 'mine --fast'"),
@@ -252,6 +265,33 @@ fn flood(boards: &[Board]) -> Run {
     run
 }
 
+/// [`flood`] when a run holds several boards, the right answers when it
+/// holds one: a long output shown for a failing run of several cases.
+fn flood_among_others(boards: &[Board]) -> Run {
+    if boards.len() > 1 {
+        flood(boards)
+    } else {
+        right(boards)
+    }
+}
+
+/// Four lines of output, as many as a failing case of one board shows.
+fn four_lines(boards: &[Board]) -> Run {
+    measured(boards, Termination::Exited(0), b"A\nB\nC\nD\n".to_vec())
+}
+
+/// The right answers to every board but the first, whose answer is left
+/// out: the answers are misaligned.
+fn skips_the_first(boards: &[Board]) -> Run {
+    let answers = String::from_utf8(answers_but(boards, |_| false)).unwrap();
+    let rest: Vec<&str> = answers.lines().skip(2).collect();
+    measured(
+        boards,
+        Termination::Exited(0),
+        format!("{}\n", rest.join("\n")).into_bytes(),
+    )
+}
+
 /// Nothing printed, exit status 127: the shell's "command not found".
 fn not_found(boards: &[Board]) -> Run {
     let mut run = measured(boards, Termination::Exited(127), Vec::new());
@@ -342,8 +382,8 @@ impl Campaign {
 
 #[test]
 fn a_failing_campaign_in_every_format() {
-    let runner = runner();
-    let reporter = reporter_for("stress", &runner);
+    let isolation = bare();
+    let reporter = reporter_for("stress", &isolation);
     let campaign = mix(wrong_at_5);
     let findings = campaign.findings();
     let json = serde_json::to_string_pretty(&json(&reporter, &findings)).unwrap();
@@ -356,8 +396,8 @@ fn a_failing_campaign_in_every_format() {
 
 #[test]
 fn campaigns_of_every_outcome_read_as_they_should() {
-    let runner = runner();
-    let reporter = reporter_for("stress", &runner);
+    let isolation = bare();
+    let reporter = reporter_for("stress", &isolation);
     let subject = ["passed", "seed", "mode", "boards", "shard", "cases_per_run"];
     let mut out = String::new();
     let mut add =
@@ -380,9 +420,11 @@ fn campaigns_of_every_outcome_read_as_they_should() {
         &subject,
     );
 
-    let hardest = campaign(Generator::new(7, Mode::Hardest), 2, 1, None, right);
+    let shard = Shard::new(1, 64).expect("a shard");
+    let hardest = Generator::new(7, Mode::Hardest).sharded(shard);
+    let hardest = campaign(hardest, 0, 1, None, right);
     add(
-        "the hardest boards: no seed",
+        "the hardest boards, the first of 64 shards: no seed",
         &reporter,
         &hardest.findings(),
         &subject,
@@ -393,7 +435,7 @@ fn campaigns_of_every_outcome_read_as_they_should() {
     stopped.report.runs_not_reported = 2;
     let stopping = Reporter {
         stopped_by: Some(2),
-        ..reporter_for("stress", &runner)
+        ..reporter_for("stress", &isolation)
     };
     let fields = ["passed", "interrupted_by", "runs_not_reported", "failures"];
     add(
@@ -439,6 +481,22 @@ fn campaigns_of_every_outcome_read_as_they_should() {
         "30 lines of output and a cut standard error",
         &reporter,
         &flooded.findings(),
+        &[],
+    );
+
+    let four = campaign(Generator::new(1, Mode::Mix), 1, 1, None, four_lines);
+    add(
+        "four lines of output, all shown",
+        &reporter,
+        &four.findings(),
+        &[],
+    );
+
+    let long = mix(flood_among_others);
+    add(
+        "a run of three failing, no case alone: 8 of its 30 lines of output",
+        &reporter,
+        &long.findings(),
         &[],
     );
 
@@ -501,7 +559,7 @@ fn campaigns_of_every_outcome_read_as_they_should() {
     );
     let hinted = Reporter {
         launch_hint: Some("the hint the interpreter's diagnosis gives".to_owned()),
-        ..reporter_for("stress", &runner)
+        ..reporter_for("stress", &isolation)
     };
     add(
         "every run: exit status 127, with a hint",
@@ -580,10 +638,10 @@ impl Folder {
 
 #[test]
 fn a_failing_folder_in_every_format() {
-    let runner = runner();
+    let isolation = bare();
     let reporter = Reporter {
         limit_source: Some("the package's time limit".to_owned()),
-        ..reporter_for("judge", &runner)
+        ..reporter_for("judge", &isolation)
     };
     let folder = folder(None, wrong_at_5, 3);
     let findings = folder.findings();
@@ -597,8 +655,8 @@ fn a_failing_folder_in_every_format() {
 
 #[test]
 fn folders_of_every_outcome_read_as_they_should() {
-    let runner = runner();
-    let reporter = reporter_for("judge", &runner);
+    let isolation = bare();
+    let reporter = reporter_for("judge", &isolation);
     let mut out = String::new();
     let mut add = |title: &str, reporter: &Reporter, findings: &FolderFindings, fields: &[&str]| {
         out.push_str(&section(title, reporter, findings, fields));
@@ -628,7 +686,7 @@ fn folders_of_every_outcome_read_as_they_should() {
     stopped.report.interrupted = true;
     let stopping = Reporter {
         stopped_by: Some(15),
-        ..reporter_for("judge", &runner)
+        ..reporter_for("judge", &isolation)
     };
     add(
         "stopped by SIGTERM after two files",
@@ -639,7 +697,7 @@ fn folders_of_every_outcome_read_as_they_should() {
 
     let hidden = Reporter {
         hidden: Some("the test data"),
-        ..reporter_for("judge", &runner)
+        ..reporter_for("judge", &isolation)
     };
     let flooded = folder(Some(2), flood, 2);
     add(
@@ -649,12 +707,37 @@ fn folders_of_every_outcome_read_as_they_should() {
         &fields,
     );
 
+    let skipping = folder(None, skips_the_first, 2);
+    add(
+        "the first answer left out: misaligned",
+        &reporter,
+        &skipping.findings(),
+        &["first_failure"],
+    );
+
     let missing = folder(None, not_found, 2);
     add(
         "every file: exit status 127",
         &reporter,
         &missing.findings(),
         &[],
+    );
+
+    let sandboxed = Isolation {
+        sandboxed: true,
+        process_cap: Some(ProcessCap::Rlimit),
+        ..bare()
+    };
+    let hiding = Reporter {
+        hidden: Some("the test data"),
+        ..reporter_for("judge", &sandboxed)
+    };
+    let accepted = folder(None, right, 1);
+    add(
+        "in a sandbox: the test data hidden",
+        &hiding,
+        &accepted.findings(),
+        &["isolation"],
     );
 
     with_snapshots(|| insta::assert_snapshot!("report_folder_variants", out));
@@ -673,6 +756,13 @@ fn the_launch_failure_line_names_the_status_and_what_to_look_at() {
         cannot_run,
         "every run ended with exit status 126 (a file that cannot be run: not executable, or not readable where it runs): its hint"
     );
+}
+
+#[test]
+fn a_judging_not_interrupted_was_stopped_by_nothing() {
+    // What a stopping signal gives is the command line's test's
+    // (tests/cli/stress.rs, a_stopped_campaign_reports_the_runs_made_before_the_stop).
+    assert_eq!(stopped_by(false), None);
 }
 
 #[test]

@@ -61,7 +61,9 @@ pub struct Failure {
     /// The first failing run, in case order.
     pub run: FailedRun,
     /// Its smallest failing case run alone (see [`shrink`]), or `None`
-    /// when the run held one case, or no case fails alone.
+    /// when the run held one case, no case fails alone, or a stopping
+    /// signal came before or during the shrinking (the campaign is then
+    /// [`interrupted`](CampaignReport::interrupted)).
     pub smallest: Option<FailedRun>,
 }
 

@@ -1704,6 +1704,41 @@ fn when_every_run_cannot_start_a_command_the_report_says_why_first() {
 }
 
 #[test]
+fn a_version_managers_shim_is_named_before_the_runs_and_in_the_report() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let dir = tempfile::tempdir().unwrap();
+    let shims = dir.path().join(".pyenv/shims");
+    std::fs::create_dir_all(&shims).unwrap();
+    // In the sandbox a shim cannot find pyenv's folder: status 127.
+    let shim = script(&shims, "python3", "exit 127");
+    let output = stress(
+        &format!("{shim} sol.py"),
+        &[
+            "--seed",
+            "1",
+            "--boards",
+            "2",
+            "--no-fail-fast",
+            "--sandbox",
+            "on",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let said = format!("{shim} is pyenv's shim");
+    assert!(
+        stderr(&output).contains(&format!("rotation-game: warning: {said}")),
+        "{}",
+        stderr(&output)
+    );
+    let text = stdout(&output);
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("every run ended with exit status 12") && first.contains(&said),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_baseline_of_the_same_campaign_says_which_lengths_changed() {
     let dir = tempfile::tempdir().unwrap();
     let program = format!("{BINARY} solve");

@@ -43,7 +43,7 @@ pub fn diagnose(program: &Program, binds: &[PathBuf], runs_as_root: bool) -> Opt
     let name = executable.file_name()?.to_string_lossy().into_owned();
     let shim = shim_manager(executable);
     let real = match &shim {
-        Some(manager) => which(manager, &name),
+        Some(manager) => which(manager.as_str(), &name),
         None => Some(executable.canonicalize().ok()?),
     };
     let prefix = real.as_deref().and_then(prefix_of);
@@ -102,8 +102,9 @@ fn shim_manager(executable: &Path) -> Option<String> {
     MANAGERS.contains(&manager).then(|| manager.to_owned())
 }
 
-/// What `MANAGER which NAME` prints: the real interpreter, if it exists.
-fn which(manager: &str, name: &str) -> Option<PathBuf> {
+/// What `MANAGER which NAME` prints (`manager` found on the `PATH`, or a
+/// path): the real interpreter, if it exists.
+fn which(manager: impl AsRef<std::ffi::OsStr>, name: &str) -> Option<PathBuf> {
     let output = Command::new(manager)
         .args(["which", name])
         .stdin(Stdio::null())
@@ -153,6 +154,50 @@ mod tests {
     }
 
     #[test]
+    fn the_real_interpreter_is_the_absolute_path_a_manager_prints_when_it_succeeds() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("versions/3.12/bin/python3");
+        executable(&real);
+        let real = real.canonicalize().unwrap();
+        let manager = |name: &str, body: &str| {
+            let path = dir.path().join(name);
+            fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+            path
+        };
+        let found = manager("pyenv", &format!("echo {}", real.display()));
+        assert_eq!(which(&found, "python3"), Some(real.clone()));
+        let failing = manager("failing", &format!("echo {}; exit 1", real.display()));
+        assert_eq!(which(&failing, "python3"), None);
+        let relative = manager("relative", "echo bin/python3");
+        assert_eq!(which(&relative, "python3"), None);
+        let missing = manager("missing", "echo /no/such/python3");
+        assert_eq!(which(&missing, "python3"), None);
+        assert_eq!(which(dir.path().join("no-manager"), "python3"), None);
+    }
+
+    #[test]
+    fn others_may_read_a_path_only_through_folders_they_may_enter() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = dir.path().join("prefix");
+        fs::create_dir(&inner).unwrap();
+        let mode = |path: &Path, mode| {
+            fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+        };
+        mode(dir.path(), 0o755);
+        mode(&inner, 0o755);
+        assert!(others_may_read(&inner));
+        for closed in [0o750, 0o751, 0o754, 0o700] {
+            mode(&inner, closed);
+            assert!(!others_may_read(&inner), "{closed:o}");
+        }
+        mode(&inner, 0o755);
+        mode(dir.path(), 0o700);
+        assert!(!others_may_read(&inner), "a parent others cannot enter");
+        assert!(!others_may_read(&dir.path().join("missing")));
+    }
+
+    #[test]
     fn a_system_interpreter_needs_nothing() {
         let sh = Program::parse("/bin/sh -c true", Path::new("/")).unwrap();
         assert_eq!(diagnose(&sh, &[], true), None);
@@ -190,8 +235,14 @@ mod tests {
             diagnose(&direct(&node), std::slice::from_ref(&prefix), false),
             None
         );
-        // A folder only its owner may enter, and runs with other uids.
+        // A folder only its owner may enter: runs as the caller reach it
+        // through the bind, runs with other uids do not.
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
+        let said = diagnose(&direct(&node), &[], false).unwrap();
+        assert!(
+            said.ends_with(&format!("--sandbox-bind {}", prefix.display())),
+            "{said}"
+        );
         let said = diagnose(&direct(&node), &[], true).unwrap();
         assert!(said.contains("cannot read"), "{said}");
         assert!(said.contains("/usr/bin/node"), "{said}");

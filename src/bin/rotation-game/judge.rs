@@ -187,7 +187,7 @@ pub fn run(args: JudgeArgs) -> ExitCode {
     let started = SystemTime::now();
     let bar = progress::Judging::new(folder.files.len() as u64, "files", args.output.progress());
     let judged = judge_folder(&runner, &folder.files, &options, &|record| {
-        bar.advance(1, !record.verdict.is_accepted())
+        bar.file_judged(record);
     });
     bar.finish();
     let report = match judged {

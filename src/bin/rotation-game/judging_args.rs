@@ -175,6 +175,13 @@ mod tests {
     }
 
     #[test]
+    fn the_jobs_are_those_given_else_as_many_as_the_machine_holds() {
+        let limits = Limits::DEFAULT;
+        assert_eq!(parsed(&["--jobs", "3"]).jobs(&limits), 3);
+        assert_eq!(parsed(&[]).jobs(&limits), default_jobs(&limits));
+    }
+
+    #[test]
     fn defaults_repeat_as_nothing() {
         let args = parsed(&[]);
         assert_eq!(args.repeat_flags(), "");

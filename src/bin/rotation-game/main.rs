@@ -15,6 +15,7 @@ mod generate;
 mod input;
 #[cfg(unix)]
 mod interpreter;
+mod isolation;
 mod jobs;
 #[cfg(unix)]
 mod judge;

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use rotation_game::judging::FileRecord;
 
 /// Whether a progress bar can be drawn here: see [`can_draw`].
 fn drawable() -> bool {
@@ -84,6 +85,11 @@ impl Judging {
         self.bar.inc(items);
     }
 
+    /// Counts a file judged, as `record` says.
+    pub fn file_judged(&self, record: &FileRecord) {
+        self.advance(1, !record.verdict.is_accepted());
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
@@ -117,6 +123,26 @@ mod tests {
         assert!(!can_draw(true, term("dumb").as_deref()));
         assert!(!can_draw(false, term("xterm-256color").as_deref()));
         assert!(!can_draw(false, None));
+    }
+
+    #[test]
+    fn a_file_not_accepted_counts_as_failed() {
+        use rotation_game::judging::{FileVerdict, Measures, Verdict};
+
+        let record = |verdict| FileRecord {
+            file: "01".to_owned(),
+            cases: 2,
+            verdict,
+            message: String::new(),
+            measures: Measures::default(),
+        };
+        let judging = Judging::new(3, "files", false);
+        judging.file_judged(&record(FileVerdict::Judged(Verdict::Accepted)));
+        assert_eq!(judging.bar.message(), ", 0 failed");
+        judging.file_judged(&record(FileVerdict::Judged(Verdict::WrongAnswer)));
+        judging.file_judged(&record(FileVerdict::Fail));
+        assert_eq!(judging.bar.message(), ", 2 failed");
+        assert_eq!(judging.bar.position(), 3);
     }
 
     #[test]

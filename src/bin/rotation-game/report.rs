@@ -23,9 +23,9 @@ use rotation_game::judging::{FailedRun, Judgement, Measures};
 use rotation_game::runner::{Exit, Isolation, Limits, signal_name};
 use serde::Serialize;
 
+use crate::isolation::isolation_summary;
 use crate::junit;
 use crate::output_args::{OutputArgs, write_file};
-use crate::runner_args::isolation_summary;
 use crate::timing::{counted, measures, memory};
 
 /// What a command found, in the parts the [`Reporter`] puts into each

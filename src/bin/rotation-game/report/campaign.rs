@@ -304,7 +304,12 @@ impl Findings for CampaignFindings<'_> {
                 format!("the run of cases {}", cases(&run.cases))
             };
             writeln!(out, "first failure: {what}: {}", run.judgement)?;
-            write_failed(out, failure.shown(), failure.smallest.is_some())?;
+            write_failed(
+                out,
+                failure.shown(),
+                failure.smallest.is_some(),
+                self.report.interrupted,
+            )?;
             if let Some(path) = self.saved_to {
                 writeln!(out, "saved to {}", path.display())?;
             }
@@ -333,8 +338,15 @@ impl Findings for CampaignFindings<'_> {
 }
 
 /// The failing case (or run) in detail: input, expected and actual output,
-/// measures, verdict, and the commands that draw it.
-fn write_failed(out: &mut dyn Write, failed: &FailedRun, shrunk: bool) -> io::Result<()> {
+/// measures, verdict, and the commands that draw it. A failing run of
+/// several cases was `shrunk` to its smallest failing case, or not: then
+/// no case fails alone, or a stop (`interrupted`) left it unshrunk.
+fn write_failed(
+    out: &mut dyn Write,
+    failed: &FailedRun,
+    shrunk: bool,
+    interrupted: bool,
+) -> io::Result<()> {
     if failed.boards.len() == 1 {
         // A run of several cases shows its smallest failing case, or
         // itself (the branch below): one board shown alone is a run of one
@@ -349,6 +361,12 @@ fn write_failed(out: &mut dyn Write, failed: &FailedRun, shrunk: bool) -> io::Re
             "{label}: case {} ({}):",
             failed.cases[0],
             counted(failed.answers[0].moves.len() as u64, "optimal move")
+        )?;
+    } else if interrupted {
+        writeln!(
+            out,
+            "the failing run, cases {} (not run again case by case: the judging was stopped):",
+            cases(&failed.cases)
         )?;
     } else {
         writeln!(

@@ -1739,6 +1739,40 @@ fn a_version_managers_shim_is_named_before_the_runs_and_in_the_report() {
 }
 
 #[test]
+fn an_interpreter_under_a_prefix_is_shown_with_it_or_named_unreadable_by_the_runs() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("node-v20");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::create_dir_all(prefix.join("lib")).unwrap();
+    let node = script(&prefix.join("bin"), "node", "exit 127");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    // The temporary folder is its owner's alone (mode 0700): a root
+    // judge's runs, each with an unprivileged uid of its own, cannot read
+    // the prefix; a user's runs, as the user, can once it is shown.
+    let output = stress(
+        &format!("{node} sol.js"),
+        &["--seed", "1", "--boards", "1", "--sandbox", "on"],
+    );
+    let warning = stderr(&output);
+    let prefix = prefix.canonicalize().unwrap();
+    if crate::support::is_root() {
+        assert!(
+            warning.contains(&format!(
+                "the runs' unprivileged uids cannot read {}",
+                prefix.display()
+            )),
+            "{warning}"
+        );
+    } else {
+        assert!(
+            warning.contains(&format!("--sandbox-bind {}", prefix.display())),
+            "{warning}"
+        );
+    }
+}
+
+#[test]
 fn a_baseline_of_the_same_campaign_says_which_lengths_changed() {
     let dir = tempfile::tempdir().unwrap();
     let program = format!("{BINARY} solve");

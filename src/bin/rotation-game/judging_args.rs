@@ -182,6 +182,17 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_cannot_go_on_without_a_signal_are_an_io_error() {
+        // No stopping signal reaches the tests' process: the error's
+        // status, EX_IOERR. (A stop's is tests/cli/stress.rs's.)
+        let status = runs_ended(&io::Error::other("no more processes"), "run", "mine");
+        assert_eq!(
+            format!("{status:?}"),
+            format!("{:?}", ExitCode::from(exit::IO_ERROR))
+        );
+    }
+
+    #[test]
     fn defaults_repeat_as_nothing() {
         let args = parsed(&[]);
         assert_eq!(args.repeat_flags(), "");

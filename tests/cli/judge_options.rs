@@ -10,7 +10,9 @@ use std::process::Output;
 
 use serde_json::Value;
 
+use crate::support::isolation::isolation;
 use crate::support::programs::script;
+use crate::support::skip::require;
 use crate::support::{BINARY, run, run_binary, stderr, stdout};
 
 const SAMPLE: &str = include_str!("../../examples/sample.txt");
@@ -242,4 +244,116 @@ fn a_folder_without_test_files_is_refused() {
         assert!(report.is_none(), "{layout}: no report without test files");
         assert!(output.stdout.is_empty(), "{layout}: {output:?}");
     }
+}
+
+/// `judge` of the project's solver on a plain folder with `args`, `PATH`
+/// set to `path` when given (an empty folder: no bubblewrap).
+fn judge_with(dir: &Path, path: Option<&Path>, args: &[&str]) -> Output {
+    let mut command = crate::support::binary();
+    command
+        .args(["judge", "--program", &solver(), dir.to_str().unwrap()])
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    command.output().expect("the binary runs")
+}
+
+const CANNOT_HIDE: &str =
+    "warning: without a sandbox the test data cannot be hidden: the program could read the answers";
+const OFF_READS: &str = "warning: --sandbox off: the program could read the answers";
+
+#[test]
+fn without_a_sandbox_the_answers_cannot_be_hidden_and_the_judge_says_so() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = plain_folder(root.path());
+    let no_bubblewrap = root.path().join("empty-path");
+    std::fs::create_dir(&no_bubblewrap).unwrap();
+
+    // auto without bubblewrap: the runs go on, the answers readable, said once.
+    let auto = judge_with(&dir, Some(&no_bubblewrap), &[]);
+    assert_eq!(auto.status.code(), Some(0), "{auto:?}");
+    assert_eq!(stderr(&auto).matches(CANNOT_HIDE).count(), 1, "{auto:?}");
+    assert!(!stderr(&auto).contains(OFF_READS), "{auto:?}");
+
+    // on, or a path to --hide, needs the sandbox: refused.
+    let secret = root.path().join("secret");
+    std::fs::write(&secret, "the answers\n").unwrap();
+    let hide = ["--hide", secret.to_str().unwrap()];
+    for args in [&["--sandbox", "on"][..], &hide[..]] {
+        let refused = judge_with(&dir, Some(&no_bubblewrap), args);
+        assert_eq!(refused.status.code(), Some(71), "{args:?}: {refused:?}");
+        assert!(
+            stderr(&refused).contains("and --sandbox on and --hide need it"),
+            "{args:?}: {refused:?}"
+        );
+        assert!(!stderr(&refused).contains(CANNOT_HIDE), "{refused:?}");
+    }
+
+    // off: said whether or not there is a sandbox.
+    for path in [Some(no_bubblewrap.as_path()), None] {
+        let off = judge_with(&dir, path, &["--sandbox", "off"]);
+        assert_eq!(off.status.code(), Some(0), "{off:?}");
+        assert_eq!(stderr(&off).matches(OFF_READS).count(), 1, "{off:?}");
+        assert!(!stderr(&off).contains(CANNOT_HIDE), "{off:?}");
+    }
+}
+
+#[test]
+fn in_the_sandbox_what_hide_names_is_hidden_without_a_word() {
+    require!(isolation().sandboxed, "bubblewrap (bwrap)");
+    let root = tempfile::tempdir().unwrap();
+    let dir = plain_folder(root.path());
+    let shown = root.path().join("shown");
+    std::fs::create_dir(&shown).unwrap();
+    let secret = shown.join("secret");
+    std::fs::write(&secret, "the answers\n").unwrap();
+    // The program fails (status 3) if it can read the secret; a command
+    // run by the shell is shown the paths it names absolutely.
+    let program = format!(
+        "sh -c '[ -s {} ] && exit 3; exec {BINARY} solve'",
+        secret.display()
+    );
+    let output = crate::support::binary()
+        .args(["judge", "--program", &program, dir.to_str().unwrap()])
+        .args(["--sandbox", "on", "--sandbox-bind", BINARY])
+        .args(["--sandbox-bind", shown.to_str().unwrap()])
+        .args(["--hide", secret.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(!stderr(&output).contains(CANNOT_HIDE), "{output:?}");
+    assert!(!stderr(&output).contains(OFF_READS), "{output:?}");
+    // Shown but not hidden, the secret is read: the check above can fail.
+    let unhidden = crate::support::binary()
+        .args(["judge", "--program", &program, dir.to_str().unwrap()])
+        .args(["--sandbox", "on", "--sandbox-bind", BINARY])
+        .args(["--sandbox-bind", shown.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(unhidden.status.code(), Some(1), "{unhidden:?}");
+}
+
+#[test]
+fn the_memory_limits_of_the_runs_at_once_must_fit_in_the_memory_available() {
+    let Some(available) = rotation_game::runner::run::available_memory() else {
+        eprintln!("skipped: no MemAvailable in /proc/meminfo here");
+        return;
+    };
+    let root = tempfile::tempdir().unwrap();
+    let dir = plain_folder(root.path());
+    // Three quarters of the memory available: one run fits, two do not.
+    let limit = (available >> 20) * 3 / 4;
+    let limit = limit.to_string();
+    let two = judge_with(&dir, None, &["--memory-limit", &limit, "--jobs", "2"]);
+    assert_eq!(two.status.code(), Some(2), "{two:?}");
+    assert!(
+        stderr(&two).contains(": lower --memory-limit or --jobs"),
+        "{two:?}"
+    );
+    let one = judge_with(&dir, None, &["--memory-limit", &limit, "--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(0), "{one:?}");
 }

@@ -345,8 +345,9 @@ fn the_memory_limits_of_the_runs_at_once_must_fit_in_the_memory_available() {
     };
     let root = tempfile::tempdir().unwrap();
     let dir = plain_folder(root.path());
-    // Three quarters of the memory available: one run fits, two do not.
-    let limit = (available >> 20) * 3 / 4;
+    // Three fifths of the memory available: one run fits, two do not,
+    // with a margin for what other tests take or give back meanwhile.
+    let limit = (available >> 20) * 3 / 5;
     let limit = limit.to_string();
     let two = judge_with(&dir, None, &["--memory-limit", &limit, "--jobs", "2"]);
     assert_eq!(two.status.code(), Some(2), "{two:?}");

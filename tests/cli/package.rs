@@ -48,6 +48,19 @@ fn the_command_writes_the_same_bytes_for_a_seed_on_one_thread_as_the_library_on_
         "--zip",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    // The next steps of a Kattis package: judge, verifyproblem, import.
+    let said = stderr(&output);
+    let shown = target.display();
+    for step in [
+        format!("  rotation-game judge --program ./mine {shown}   # "),
+        format!("  verifyproblem {shown}   # problemtools checks it"),
+        format!(
+            "  import {}.zip in DOMjudge",
+            dir.path().join("rotationgame").display()
+        ),
+    ] {
+        assert!(said.contains(&step), "{step:?} not in:\n{said}");
+    }
     let package = package();
     let written = files_under(&target);
     assert_eq!(written.len(), package.files.len());

@@ -156,10 +156,16 @@ impl Judging<'_> {
     }
 }
 
-/// One line on what a submission's runs showed.
+/// Says on standard error what a submission's runs showed, in one line.
 fn say(runs: &SubmissionRuns) {
+    eprintln!("rotation-game: {}: {}", runs.program.path(), summary(runs));
+}
+
+/// What a submission's runs showed: its first failure, or its slowest
+/// run.
+fn summary(runs: &SubmissionRuns) -> String {
     let failure = runs.runs.iter().find(|run| !run.verdict.is_accepted());
-    let summary = match failure {
+    match failure {
         Some(run) => format!(
             "{} on {} after {} of CPU (limit {} s)",
             run.verdict.code(),
@@ -182,8 +188,7 @@ fn say(runs: &SubmissionRuns) {
                 None => "no files".to_owned(),
             }
         }
-    };
-    eprintln!("rotation-game: {}: {summary}", runs.program.path());
+    }
 }
 
 /// Builds the submissions the package holds (with `--all-hardest` it
@@ -376,6 +381,46 @@ mod tests {
             mistake: None,
             source,
         }
+    }
+
+    #[test]
+    fn a_submissions_limits_are_the_packages() {
+        let limits = limits(3);
+        assert_eq!(limits.cpu_time, Duration::from_secs(3));
+        assert_eq!(limits.wall_time, Duration::from_secs(3) * WALL_PER_CPU);
+        assert_eq!(limits.memory_bytes, u64::from(MEMORY_LIMIT_MIB) * MIB);
+        assert_eq!(limits.output_bytes, Limits::DEFAULT.output_bytes);
+    }
+
+    #[test]
+    fn a_submissions_runs_read_as_its_first_failure_or_its_slowest_run() {
+        use rotation_game::judging::{FileVerdict, Verdict};
+
+        let run = |file: &str, verdict, cpu_seconds| FileRun {
+            file: file.to_owned(),
+            verdict: FileVerdict::Judged(verdict),
+            cpu_seconds,
+        };
+        let mut runs = SubmissionRuns {
+            program: SUBMISSIONS[0],
+            runs: vec![
+                run("secret/01", Verdict::Accepted, 0.25),
+                run("secret/02", Verdict::Accepted, 1.5),
+                run("secret/03", Verdict::Accepted, 0.5),
+            ],
+            limit_seconds: 4.0,
+        };
+        assert_eq!(
+            summary(&runs),
+            "AC on all 3 files, the slowest 1.50 s of CPU on secret/02"
+        );
+        runs.runs[2] = run("secret/03", Verdict::TimeLimit, 4.5);
+        assert_eq!(
+            summary(&runs),
+            "TLE on secret/03 after 4.50 s of CPU (limit 4 s)"
+        );
+        runs.runs.clear();
+        assert_eq!(summary(&runs), "no files");
     }
 
     #[test]

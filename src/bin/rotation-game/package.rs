@@ -371,3 +371,34 @@ impl StageBar {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_without_a_seed_draws_a_new_one() {
+        assert_ne!(draw_seed(), draw_seed());
+    }
+
+    #[test]
+    fn each_stage_gets_its_own_bar_at_its_progress_until_the_end() {
+        // The bars are hidden off a terminal; what they hold is not.
+        let bar = StageBar::default();
+        let step = |stage, done, total| Progress { stage, done, total };
+        let position = |bar: &StageBar| {
+            let current = bar.current.lock().unwrap();
+            current
+                .as_ref()
+                .map(|(stage, bar)| (*stage, bar.position()))
+        };
+        bar.show(step(Stage::Searching, 3, 10));
+        assert_eq!(position(&bar), Some((Stage::Searching, 3)));
+        bar.show(step(Stage::Searching, 7, 10));
+        assert_eq!(position(&bar), Some((Stage::Searching, 7)));
+        bar.show(step(Stage::Climbing, 1, 4));
+        assert_eq!(position(&bar), Some((Stage::Climbing, 1)));
+        bar.finish();
+        assert_eq!(position(&bar), None);
+    }
+}

@@ -75,6 +75,16 @@ fn judge(program: &str, dir: &Path, args: &[&str]) -> (Output, Option<Value>) {
     (output, report)
 }
 
+/// The names of the files a JSON report lists, in its order.
+fn judged_files(report: &Value) -> Vec<&str> {
+    report["files"]
+        .as_array()
+        .expect("a list of files")
+        .iter()
+        .map(|file| file["file"].as_str().expect("a file's name"))
+        .collect()
+}
+
 /// The line of the text report that starts with `start`.
 fn line<'a>(text: &'a str, start: &str) -> &'a str {
     text.lines()
@@ -115,13 +125,7 @@ fn a_plain_folder_is_judged_file_by_file_with_the_default_time_limit() {
     assert_eq!(report["passed"], true);
     assert_eq!(report["layout"], "plain");
     assert_eq!(report["time_limit_from"], "the default");
-    let files: Vec<&str> = report["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|file| file["file"].as_str().unwrap())
-        .collect();
-    assert_eq!(files, ["01", "02"]);
+    assert_eq!(judged_files(&report), ["01", "02"]);
 }
 
 #[test]
@@ -150,13 +154,7 @@ fn the_time_limit_is_the_flags_else_the_packages_timelimit_file() {
     let report = report.expect("a JSON report");
     assert_eq!(report["time_limit_from"], limit_file.to_str().unwrap());
     assert_eq!(report["limits"]["time_limit_seconds"], 2.5);
-    let files: Vec<&str> = report["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|file| file["file"].as_str().unwrap())
-        .collect();
-    assert_eq!(files, ["sample/1", "secret/01"]);
+    assert_eq!(judged_files(&report), ["sample/1", "secret/01"]);
 
     let flags = ["--time-limit", "4", "--layout", "kattis"];
     let (output, _) = judge(&solver(), &dir, &flags);
